@@ -1,0 +1,34 @@
+export type Permission = 'read' | 'submit'
+export type Environment = 'live' | 'sandbox'
+export type PrincipalKind = 'operator' | 'compliance' | 'publisher' | 'buyer'
+
+/**
+ * Who is calling, whatever the credential: an API key, an OAuth access token
+ * or a portal session. Policies and services only ever see this.
+ */
+export default class Principal {
+  constructor(
+    readonly kind: PrincipalKind,
+    readonly permissions: ReadonlySet<Permission>,
+    readonly environment: Environment,
+    /** Typed actor string for the audit trail and access log, e.g. `api_key:<id>`. */
+    readonly actor: string,
+    readonly publisherId: string | null = null,
+    readonly buyerId: string | null = null,
+    /** The API key or OAuth client behind the call; rate limits are counted per credential. */
+    readonly credentialId: string | null = null
+  ) {}
+
+  get isOperator() {
+    return this.kind === 'operator'
+  }
+
+  can(permission: Permission) {
+    return this.permissions.has(permission)
+  }
+
+  /** True when this principal may act on resources owned by the given publisher. */
+  ownsPublisher(publisherId: string | null | undefined) {
+    return this.isOperator || (this.kind === 'publisher' && this.publisherId === publisherId)
+  }
+}

@@ -1,0 +1,8 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { openapiDocument } from '#services/openapi_document'
+
+export default class ApiDocsController {
+  async show({ inertia }: HttpContext) {
+    return inertia.render('docs/api', { document: openapiDocument() as any })
+  }
+}

@@ -1,0 +1,30 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import ApiKeyService from '#services/api_key_service'
+import { createApiKeyValidator } from '#validators/api_key'
+import { credentialScopeToJson } from '#transformers/credential_transformer'
+
+@inject()
+export default class ApiKeysController {
+  constructor(protected apiKeys: ApiKeyService) {}
+
+  async store({ request, response, principal, bouncer }: HttpContext) {
+    await bouncer.with('CredentialPolicy').authorize('create')
+    const input = await request.validateUsing(createApiKeyValidator)
+    const { apiKey, secret } = await this.apiKeys.create(principal, input)
+    return response.created({ ...credentialScopeToJson(apiKey), hint: apiKey.hint, key: secret })
+  }
+
+  async index({ principal, bouncer }: HttpContext) {
+    await bouncer.with('CredentialPolicy').authorize('viewList')
+    const keys = await this.apiKeys.list(principal)
+    return { data: keys.map((key) => ({ ...credentialScopeToJson(key), hint: key.hint })), next_cursor: null }
+  }
+
+  async destroy({ params, response, principal, bouncer }: HttpContext) {
+    const apiKey = await this.apiKeys.findVisible(principal, params.id)
+    await bouncer.with('CredentialPolicy').authorize('delete', apiKey)
+    await this.apiKeys.revoke(principal, apiKey)
+    return response.noContent()
+  }
+}

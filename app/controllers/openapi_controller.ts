@@ -1,0 +1,9 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import { openapiDocument } from '#services/openapi_document'
+
+export default class OpenapiController {
+  async show({ response }: HttpContext) {
+    response.header('content-type', 'application/json; charset=utf-8')
+    return openapiDocument()
+  }
+}

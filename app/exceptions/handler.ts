@@ -1,0 +1,68 @@
+import app from '@adonisjs/core/services/app'
+import { errors as vineErrors } from '@vinejs/vine'
+import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
+import type { StatusPageRange, StatusPageRenderer } from '@adonisjs/core/types/http'
+import ApiProblem from '#exceptions/api_problem'
+import { problemFor } from '#exceptions/problem_mapping'
+
+export default class HttpExceptionHandler extends ExceptionHandler {
+  protected debug = !app.inProduction && !app.inTest
+
+  protected renderStatusPages = app.inProduction
+
+  protected statusPages: Record<StatusPageRange, StatusPageRenderer> = {
+    '404': (_, { inertia }) => inertia.render('errors/not_found', {}),
+    '500..599': (_, { inertia }) => inertia.render('errors/server_error', {}),
+  }
+
+  protected ignoreCodes = [
+    'E_VALIDATION_ERROR',
+    'E_ROUTE_NOT_FOUND',
+    'E_REQUEST_ENTITY_TOO_LARGE',
+    'E_UNAUTHORIZED_ACCESS',
+    'E_AUTHORIZATION_FAILURE',
+    'E_TOO_MANY_REQUESTS',
+  ]
+
+  async handle(error: unknown, ctx: HttpContext) {
+    if (!isApiRequest(ctx)) {
+      return super.handle(error, ctx)
+    }
+
+    const problem: ApiProblem = problemFor(error, ctx) ?? internalError()
+    const body = {
+      type: `https://leadgate.dev/problems/${problem.code.replaceAll('_', '-')}`,
+      title: problem.title,
+      status: problem.status,
+      code: problem.code,
+      ...(problem.detail ? { detail: problem.detail } : {}),
+      instance: ctx.request.url(),
+      request_id: ctx.request.id(),
+      ...problem.extensions,
+    }
+
+    ctx.response.status(problem.status)
+    ctx.response.header('content-type', 'application/problem+json; charset=utf-8')
+    ctx.response.send(JSON.stringify(body))
+  }
+
+  async report(error: unknown, ctx: HttpContext) {
+    if (error instanceof ApiProblem || error instanceof vineErrors.E_VALIDATION_ERROR) {
+      return
+    }
+    return super.report(error, ctx)
+  }
+}
+
+export function isApiRequest(ctx: HttpContext) {
+  return ctx.request.url().startsWith('/v1/') || ctx.request.url() === '/v1'
+}
+
+function internalError() {
+  return new ApiProblem(
+    500,
+    'internal_error',
+    'Internal server error',
+    'Something went wrong on our side. It has been logged; quote the request_id when you contact support.'
+  )
+}

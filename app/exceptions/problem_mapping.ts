@@ -1,0 +1,69 @@
+import router from '@adonisjs/core/services/router'
+import { errors as vineErrors } from '@vinejs/vine'
+import type { HttpContext } from '@adonisjs/core/http'
+import { errors as bouncerErrors } from '@adonisjs/bouncer'
+import ApiProblem, { type FieldError } from '#exceptions/api_problem'
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+
+/**
+ * Turns what the framework and its libraries throw into problem details.
+ * Returns undefined for anything unexpected, which the handler answers as 500.
+ */
+export function problemFor(error: unknown, ctx: HttpContext): ApiProblem | undefined {
+  if (error instanceof ApiProblem) {
+    return error
+  }
+
+  if (error instanceof vineErrors.E_VALIDATION_ERROR) {
+    const errors: FieldError[] = (error.messages as any[]).map((message) => ({
+      field: String(message.field),
+      code: String(message.rule),
+      message: String(message.message),
+    }))
+    return ApiProblem.unprocessable(errors)
+  }
+
+  if (error instanceof bouncerErrors.E_AUTHORIZATION_FAILURE) {
+    const response = error.response
+    return ApiProblem.forbidden(response.translation?.identifier ?? 'forbidden', response.message)
+  }
+
+  const { code, status, message } = (error ?? {}) as { code?: string; status?: number; message?: string }
+
+  switch (code) {
+    case 'E_ROUTE_NOT_FOUND':
+      return routeNotFound(ctx)
+    case 'E_REQUEST_ENTITY_TOO_LARGE':
+      return new ApiProblem(413, 'payload_too_large', 'Payload too large', 'The request body is larger than this API accepts.')
+    case 'E_ENCODING_UNSUPPORTED':
+      return new ApiProblem(415, 'unsupported_encoding', 'Unsupported media type', message)
+    case 'E_REQUEST_ABORTED':
+      return ApiProblem.badRequest('request_aborted', 'The request body ended early.')
+  }
+
+  if (error instanceof SyntaxError && status === 400) {
+    return ApiProblem.badRequest('malformed_json', 'The request body is not valid JSON.')
+  }
+  if (status === 422 && message?.startsWith('Invalid JSON')) {
+    return ApiProblem.badRequest('malformed_json', 'The request body must be a JSON object.')
+  }
+  if (status === 400 || status === 415) {
+    return new ApiProblem(status, status === 400 ? 'bad_request' : 'unsupported_media_type', status === 400 ? 'Bad request' : 'Unsupported media type', message)
+  }
+  return undefined
+}
+
+/**
+ * The router knows only 404; a path that exists under another method is a 405
+ * with the methods it does take.
+ */
+function routeNotFound(ctx: HttpContext) {
+  const url = ctx.request.url()
+  const allowed = METHODS.filter((method) => router.match(url, method))
+  if (allowed.length === 0) {
+    return new ApiProblem(404, 'route_not_found', 'Not found', `There is no route ${url}.`)
+  }
+  ctx.response.header('allow', allowed.join(', '))
+  return new ApiProblem(405, 'method_not_allowed', 'Method not allowed', `${ctx.request.method()} is not allowed here; use ${allowed.join(', ')}.`)
+}

@@ -1,0 +1,38 @@
+import type { HttpContext } from '@adonisjs/core/http'
+import type { NextFn } from '@adonisjs/core/types/http'
+import limiter from '@adonisjs/limiter/services/main'
+import { errors as limiterErrors } from '@adonisjs/limiter'
+import type { LimiterResponse } from '@adonisjs/limiter'
+import { apiRateLimit } from '#config/limiter'
+import ApiProblem from '#exceptions/api_problem'
+
+/**
+ * Per-credential budget in Redis, announced with the IETF RateLimit headers.
+ * When Redis is unreachable the request goes through: losing the limiter must
+ * not cost a publisher its leads.
+ */
+export default class RateLimitMiddleware {
+  async handle(ctx: HttpContext, next: NextFn) {
+    const key = `api:${ctx.principal.credentialId}`
+    let response: LimiterResponse
+    try {
+      response = await limiter.use('redis', apiRateLimit).consume(key)
+    } catch (error) {
+      if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
+        setHeaders(ctx, error.response)
+        ctx.response.header('retry-after', String(error.response.availableIn))
+        throw new ApiProblem(429, 'rate_limited', 'Too many requests', `Rate limit of ${apiRateLimit.requests} requests per ${apiRateLimit.duration} reached; retry in ${error.response.availableIn} s.`)
+      }
+      ctx.logger.warn({ err: error }, 'rate limiter unavailable; request let through')
+      return next()
+    }
+    setHeaders(ctx, response)
+    return next()
+  }
+}
+
+function setHeaders(ctx: HttpContext, response: LimiterResponse) {
+  ctx.response.header('ratelimit-limit', String(response.limit))
+  ctx.response.header('ratelimit-remaining', String(response.remaining))
+  ctx.response.header('ratelimit-reset', String(response.availableIn))
+}

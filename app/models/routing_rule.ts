@@ -1,0 +1,55 @@
+import { DateTime } from 'luxon'
+import { compose } from '@adonisjs/core/helpers'
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { withUuid } from '#models/mixins/with_uuid'
+import type { AudienceCriterion } from '#validators/quality_rules'
+
+export type Caps = { daily?: number; monthly?: number }
+export type WeeklySchedule = {
+  timezone: string
+  windows: { days: string[]; from: string; to: string }[]
+}
+
+export default class RoutingRule extends compose(BaseModel, withUuid) {
+  @column()
+  declare buyerId: string
+
+  @column()
+  declare labelIds: string[]
+
+  @column()
+  declare publisherIds: string[]
+
+  @column({ prepare: (value) => JSON.stringify(value) })
+  declare criteria: AudienceCriterion[]
+
+  @column()
+  declare priceCents: number
+
+  @column()
+  declare payoutCents: number
+
+  @column()
+  declare currency: string
+
+  @column()
+  declare caps: Caps
+
+  @column()
+  declare schedule: WeeklySchedule | null
+
+  @column()
+  declare priority: number
+
+  @column()
+  declare weight: number
+
+  @column()
+  declare enabled: boolean
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+}

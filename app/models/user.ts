@@ -1,0 +1,50 @@
+import { DateTime } from 'luxon'
+import hash from '@adonisjs/core/services/hash'
+import { compose } from '@adonisjs/core/helpers'
+import { BaseModel, column } from '@adonisjs/lucid/orm'
+import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
+import { withUuid } from '#models/mixins/with_uuid'
+import type { Permission } from '#auth/principal'
+
+/**
+ * Portal roles. A publisher user delivers (submit), reports (read) or both;
+ * the permissions column says which.
+ */
+export type Role = 'operator_admin' | 'compliance_officer' | 'publisher_user' | 'buyer_user'
+
+const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
+  uids: ['email'],
+  passwordColumnName: 'password',
+})
+
+export default class User extends compose(BaseModel, withUuid, AuthFinder) {
+  @column()
+  declare email: string
+
+  @column({ serializeAs: null })
+  declare password: string
+
+  @column()
+  declare fullName: string | null
+
+  @column()
+  declare role: Role
+
+  @column()
+  declare publisherId: string | null
+
+  @column()
+  declare buyerId: string | null
+
+  @column()
+  declare permissions: Permission[]
+
+  @column.dateTime()
+  declare disabledAt: DateTime | null
+
+  @column.dateTime({ autoCreate: true })
+  declare createdAt: DateTime
+
+  @column.dateTime({ autoCreate: true, autoUpdate: true })
+  declare updatedAt: DateTime
+}

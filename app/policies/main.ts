@@ -1,0 +1,11 @@
+/**
+ * Policies by name, loaded lazily; one policy per resource, one method per action.
+ */
+export const policies = {
+  LabelPolicy: () => import('#policies/label_policy'),
+  PublisherPolicy: () => import('#policies/publisher_policy'),
+  QualityRulesPolicy: () => import('#policies/quality_rules_policy'),
+  BuyerPolicy: () => import('#policies/buyer_policy'),
+  RoutingRulePolicy: () => import('#policies/routing_rule_policy'),
+  CredentialPolicy: () => import('#policies/credential_policy'),
+}

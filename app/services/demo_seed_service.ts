@@ -1,0 +1,44 @@
+import { inject } from '@adonisjs/core'
+import Buyer from '#models/buyer'
+import Label from '#models/label'
+import Publisher from '#models/publisher'
+import User from '#models/user'
+import OperatorService, { SYSTEM_OPERATOR } from '#services/operator_service'
+import PublisherService from '#services/publisher_service'
+
+export const DEMO_LOGIN = { email: 'operator@leadgate.local', password: 'leadgate-demo-password' }
+
+/**
+ * A small world to click through: one label, two publishers, one buyer and an
+ * operator login. Each piece is created only when missing.
+ */
+@inject()
+export default class DemoSeedService {
+  constructor(
+    protected operators: OperatorService,
+    protected publishers: PublisherService
+  ) {}
+
+  async run() {
+    const label =
+      (await Label.findBy('slug', 'demo')) ??
+      (await Label.create({ slug: 'demo', name: 'Demo Energy', branding: { primary_color: '#0f766e' } }))
+
+    for (const [slug, name] of [
+      ['acme-media', 'Acme Media'],
+      ['bright-leads', 'Bright Leads'],
+    ]) {
+      if (!(await Publisher.findBy('slug', slug))) {
+        await this.publishers.create(SYSTEM_OPERATOR, { slug, name, contact_email: `partners@${slug}.example`, label: label.slug, country: 'NL' })
+      }
+    }
+
+    if (!(await Buyer.query().where('name', 'Northwind Insurance').first())) {
+      await Buyer.create({ name: 'Northwind Insurance', contactEmail: 'leads@northwind.example', status: 'active' })
+    }
+
+    const existing = await User.findBy('email', DEMO_LOGIN.email)
+    const apiKey = existing ? null : (await this.operators.create(DEMO_LOGIN)).apiKey
+    return { login: DEMO_LOGIN, apiKey }
+  }
+}

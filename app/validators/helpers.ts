@@ -1,0 +1,49 @@
+import vine from '@vinejs/vine'
+import type { FieldContext } from '@vinejs/vine/types'
+import { isCidr } from '#services/ip_allowlist'
+
+/**
+ * VineJS drops unknown properties silently; the API refuses them instead, so
+ * a misspelt field is an error the integrator sees, not data that vanished.
+ */
+// request.validateUsing() adds these beside the body at the root.
+const REQUEST_META = ['params', 'headers', 'cookies']
+
+const onlyKnownFields = vine.createRule((value: unknown, allowed: { keys: string[] }, field: FieldContext) => {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return
+  const parent = field.getFieldPath()
+  for (const key of Object.keys(value)) {
+    if (allowed.keys.includes(key) || (parent === '' && REQUEST_META.includes(key))) continue
+    const path = parent ? `${parent}.${key}` : key
+    field.report(`Unknown field "${key}".`, 'unknown_field', { ...field, getFieldPath: () => path })
+  }
+})
+
+export function strictObject<Properties extends Record<string, any>>(properties: Properties) {
+  return vine.object(properties).use(onlyKnownFields({ keys: Object.keys(properties) }))
+}
+
+export const slug = () => vine.string().trim().minLength(2).maxLength(64).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+export const name = () => vine.string().trim().minLength(1).maxLength(200)
+export const email = () => vine.string().trim().maxLength(254).email()
+export const uuid = () => vine.string().uuid()
+export const countryCode = () => vine.string().trim().toUpperCase().regex(/^[A-Z]{2}$/)
+export const currency = () => vine.string().trim().toUpperCase().regex(/^[A-Z]{3}$/)
+export const cents = () => vine.number().withoutDecimals().min(0).max(100_000_000)
+
+const cidrRule = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
+  if (typeof value === 'string' && !isCidr(value)) {
+    field.report('Each entry must be an IPv4 or IPv6 address or CIDR block, e.g. 203.0.113.0/24.', 'cidr', field)
+  }
+})
+export const cidr = () => vine.string().trim().maxLength(64).use(cidrRule())
+
+export const permissions = () =>
+  vine.array(vine.enum(['read', 'submit'] as const)).minLength(1).maxLength(2)
+export const environment = () => vine.enum(['live', 'sandbox'] as const)
+
+/** Cursor pagination: `?limit=&cursor=` on every list. */
+export const pagination = {
+  limit: vine.number().withoutDecimals().range([1, 200]).optional(),
+  cursor: vine.string().maxLength(200).optional(),
+}

@@ -1,0 +1,44 @@
+import { BaseCommand, flags } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { appUrl } from '#config/app'
+import DatabaseSetupService from '#services/database_setup_service'
+import DemoSeedService from '#services/demo_seed_service'
+import ServiceCheckService, { ServiceUnavailable } from '#services/service_check_service'
+
+export default class AppPrepare extends BaseCommand {
+  static commandName = 'app:prepare'
+  static description = 'Check Postgres and Redis, create and migrate the database, seed the demo world'
+  static options: CommandOptions = { startApp: true }
+
+  @flags.boolean({ description: 'Skip the demo seed', default: false })
+  declare noSeed: boolean
+
+  async run() {
+    try {
+      await new ServiceCheckService().assertReachable()
+    } catch (error) {
+      if (error instanceof ServiceUnavailable) {
+        this.logger.error(`Leadgate cannot start:\n\n${error.message}`)
+        this.exitCode = 1
+        return
+      }
+      throw error
+    }
+
+    const { applied, tenants } = await new DatabaseSetupService().prepare()
+    this.logger.info(`catalogue migrations applied: ${applied.length}; publisher schemas: ${tenants.total}`)
+    if (this.noSeed) return
+
+    const seeder = await this.app.container.make(DemoSeedService)
+    const { login, apiKey } = await seeder.run()
+    this.ui
+      .sticker()
+      .add(`Leadgate is ready at ${appUrl}`)
+      .add('')
+      .add(`Operator login: ${login.email}`)
+      .add(`Password:       ${login.password}`)
+      .add(apiKey ? `Operator API key (shown once): ${apiKey}` : 'Operator API key: created on the first run (make another: npm run ace -- operator:create)')
+      .add(`API reference:  ${appUrl}/docs`)
+      .render()
+  }
+}

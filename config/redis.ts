@@ -1,0 +1,31 @@
+import { defineConfig } from '@adonisjs/redis'
+import type { InferConnections } from '@adonisjs/redis/types'
+import services from '#config/services'
+
+const url = services.redisUrl
+
+export const redisConnection = {
+  host: url.hostname,
+  port: Number(url.port || 6379),
+  password: url.password ? decodeURIComponent(url.password) : undefined,
+  db: Number(url.pathname.slice(1) || 0),
+}
+
+const redisConfig = defineConfig({
+  connection: 'main',
+  connections: {
+    main: {
+      ...redisConnection,
+      keyPrefix: '',
+      retryStrategy(times) {
+        return times > 10 ? null : times * 50
+      },
+    },
+  },
+})
+
+export default redisConfig
+
+declare module '@adonisjs/redis/types' {
+  export interface RedisConnections extends InferConnections<typeof redisConfig> {}
+}

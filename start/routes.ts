@@ -1,0 +1,10 @@
+/*
+|--------------------------------------------------------------------------
+| Routes
+|--------------------------------------------------------------------------
+|
+| The API (one file per section of API.md) and the portals.
+|
+*/
+import '#start/routes/api'
+import '#start/routes/portal'

@@ -1,0 +1,54 @@
+import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
+
+const OpenapiController = () => import('#controllers/openapi_controller')
+const OauthTokensController = () => import('#controllers/oauth_tokens_controller')
+const LabelsController = () => import('#controllers/labels_controller')
+const PublishersController = () => import('#controllers/publishers_controller')
+const QualityRulesController = () => import('#controllers/quality_rules_controller')
+const BuyersController = () => import('#controllers/buyers_controller')
+const RoutingRulesController = () => import('#controllers/routing_rules_controller')
+const ApiKeysController = () => import('#controllers/api_keys_controller')
+const OauthClientsController = () => import('#controllers/oauth_clients_controller')
+
+const uuid = router.matchers.uuid()
+
+router
+  .group(() => {
+    router.get('openapi.json', [OpenapiController, 'show']).as('openapi')
+    router.post('oauth/token', [OauthTokensController, 'store']).as('oauth.token')
+
+    router
+      .group(() => {
+        router.post('labels', [LabelsController, 'store']).as('labels.store')
+        router.get('labels', [LabelsController, 'index']).as('labels.index')
+
+        router.post('publishers', [PublishersController, 'store']).as('publishers.store')
+        router.get('publishers', [PublishersController, 'index']).as('publishers.index')
+        router.get('publishers/:id', [PublishersController, 'show']).where('id', uuid).as('publishers.show')
+        router.patch('publishers/:id', [PublishersController, 'update']).where('id', uuid).as('publishers.update')
+        router.get('publishers/:id/quality-rules', [QualityRulesController, 'show']).where('id', uuid).as('quality_rules.show')
+        router.put('publishers/:id/quality-rules', [QualityRulesController, 'update']).where('id', uuid).as('quality_rules.update')
+
+        router.post('buyers', [BuyersController, 'store']).as('buyers.store')
+        router.get('buyers', [BuyersController, 'index']).as('buyers.index')
+        router.get('buyers/:id', [BuyersController, 'show']).where('id', uuid).as('buyers.show')
+
+        router.post('routing-rules', [RoutingRulesController, 'store']).as('routing_rules.store')
+        router.get('routing-rules', [RoutingRulesController, 'index']).as('routing_rules.index')
+        router.get('routing-rules/:id', [RoutingRulesController, 'show']).where('id', uuid).as('routing_rules.show')
+        router.patch('routing-rules/:id', [RoutingRulesController, 'update']).where('id', uuid).as('routing_rules.update')
+        router.delete('routing-rules/:id', [RoutingRulesController, 'destroy']).where('id', uuid).as('routing_rules.destroy')
+
+        router.post('api-keys', [ApiKeysController, 'store']).as('api_keys.store')
+        router.get('api-keys', [ApiKeysController, 'index']).as('api_keys.index')
+        router.delete('api-keys/:id', [ApiKeysController, 'destroy']).where('id', uuid).as('api_keys.destroy')
+
+        router.post('oauth-clients', [OauthClientsController, 'store']).as('oauth_clients.store')
+        router.get('oauth-clients', [OauthClientsController, 'index']).as('oauth_clients.index')
+        router.delete('oauth-clients/:id', [OauthClientsController, 'destroy']).where('id', uuid).as('oauth_clients.destroy')
+      })
+      .use([middleware.apiKey(), middleware.rateLimit()])
+  })
+  .prefix('/v1')
+  .as('v1')
