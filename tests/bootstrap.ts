@@ -1,5 +1,7 @@
 import { assert } from '@japa/assert'
 import { apiClient } from '@japa/api-client'
+import { browserClient } from '@japa/browser-client'
+import { chromium } from 'playwright-core'
 import app from '@adonisjs/core/services/app'
 import type { Config } from '@japa/runner/types'
 import { pluginAdonisJS } from '@japa/plugin-adonisjs'
@@ -8,7 +10,31 @@ import DatabaseSetupService from '#services/database_setup_service'
 import ServiceCheckService, { ServiceUnavailable } from '#services/service_check_service'
 import { startMailbox, stopMailbox } from '#tests/support/mailbox'
 
-export const plugins: Config['plugins'] = [assert(), apiClient(), pluginAdonisJS(app)]
+/**
+ * The browser suite drives Debian's Chromium (apt-get install chromium);
+ * Playwright never downloads a browser of its own here.
+ */
+const browser = browserClient({
+  runInSuites: ['browser'],
+  contextOptions: { baseURL: `http://${process.env.HOST ?? 'localhost'}:${process.env.PORT ?? 3334}` },
+  launcher: (options) =>
+    chromium.launch({
+      ...options,
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    }),
+})
+
+export const plugins: Config['plugins'] = [assert(), apiClient(), browser, pluginAdonisJS(app)]
 
 /**
  * The suite runs against the real services: it checks they answer, rebuilds

@@ -6,7 +6,10 @@
 export const controllers = {
   ApiDocs: () => import('#controllers/api_docs_controller'),
   ApiKeys: () => import('#controllers/api_keys_controller'),
+  OauthClients: () => import('#controllers/oauth_clients_controller'),
+  OauthTokens: () => import('#controllers/oauth_tokens_controller'),
   Openapi: () => import('#controllers/openapi_controller'),
   Portal: () => import('#controllers/portal_controller'),
   Session: () => import('#controllers/session_controller'),
+  Users: () => import('#controllers/users_controller'),
 }

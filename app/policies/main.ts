@@ -8,4 +8,5 @@ export const policies = {
   BuyerPolicy: () => import('#policies/buyer_policy'),
   RoutingRulePolicy: () => import('#policies/routing_rule_policy'),
   CredentialPolicy: () => import('#policies/credential_policy'),
+  UserPolicy: () => import('#policies/user_policy'),
 }

@@ -28,7 +28,13 @@ export const name = () => vine.string().trim().minLength(1).maxLength(200)
 export const email = () => vine.string().trim().maxLength(254).email()
 export const uuid = () => vine.string().uuid()
 export const countryCode = () => vine.string().trim().toUpperCase().regex(/^[A-Z]{2}$/)
-export const currency = () => vine.string().trim().toUpperCase().regex(/^[A-Z]{3}$/)
+const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'))
+const isoCurrency = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
+  if (typeof value === 'string' && !ISO_CURRENCIES.has(value)) {
+    field.report('Use an ISO 4217 currency code, e.g. EUR.', 'currency', field)
+  }
+})
+export const currency = () => vine.string().trim().toUpperCase().fixedLength(3).use(isoCurrency())
 export const cents = () => vine.number().withoutDecimals().min(0).max(100_000_000)
 
 const cidrRule = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {

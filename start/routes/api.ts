@@ -10,6 +10,7 @@ const BuyersController = () => import('#controllers/buyers_controller')
 const RoutingRulesController = () => import('#controllers/routing_rules_controller')
 const ApiKeysController = () => import('#controllers/api_keys_controller')
 const OauthClientsController = () => import('#controllers/oauth_clients_controller')
+const UsersController = () => import('#controllers/users_controller')
 
 const uuid = router.matchers.uuid()
 
@@ -47,6 +48,10 @@ router
         router.post('oauth-clients', [OauthClientsController, 'store']).as('oauth_clients.store')
         router.get('oauth-clients', [OauthClientsController, 'index']).as('oauth_clients.index')
         router.delete('oauth-clients/:id', [OauthClientsController, 'destroy']).where('id', uuid).as('oauth_clients.destroy')
+
+        router.post('users', [UsersController, 'store']).as('users.store')
+        router.get('users', [UsersController, 'index']).as('users.index')
+        router.patch('users/:id', [UsersController, 'update']).where('id', uuid).as('users.update')
       })
       .use([middleware.apiKey(), middleware.rateLimit()])
   })

@@ -1,0 +1,30 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import OauthClientService from '#services/oauth_client_service'
+import { createOauthClientValidator } from '#validators/oauth_client'
+import { credentialScopeToJson } from '#transformers/credential_transformer'
+
+@inject()
+export default class OauthClientsController {
+  constructor(protected clients: OauthClientService) {}
+
+  async store({ request, response, principal, bouncer }: HttpContext) {
+    await bouncer.with('CredentialPolicy').authorize('create')
+    const input = await request.validateUsing(createOauthClientValidator)
+    const { client, clientSecret } = await this.clients.create(principal, input)
+    return response.created({ ...credentialScopeToJson(client), client_id: client.clientId, client_secret: clientSecret })
+  }
+
+  async index({ principal, bouncer }: HttpContext) {
+    await bouncer.with('CredentialPolicy').authorize('viewList')
+    const clients = await this.clients.list(principal)
+    return { data: clients.map((client) => ({ ...credentialScopeToJson(client), client_id: client.clientId })), next_cursor: null }
+  }
+
+  async destroy({ params, response, principal, bouncer }: HttpContext) {
+    const client = await this.clients.findVisible(principal, params.id)
+    await bouncer.with('CredentialPolicy').authorize('delete', client)
+    await this.clients.revoke(principal, client)
+    return response.noContent()
+  }
+}

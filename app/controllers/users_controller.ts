@@ -1,0 +1,29 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import UserService from '#services/user_service'
+import { userToJson } from '#transformers/user_transformer'
+import { createUserValidator, updateUserValidator } from '#validators/user'
+
+@inject()
+export default class UsersController {
+  constructor(protected users: UserService) {}
+
+  async store({ request, response, principal, bouncer }: HttpContext) {
+    await bouncer.with('UserPolicy').authorize('create')
+    const input = await request.validateUsing(createUserValidator)
+    return response.created(userToJson(await this.users.create(principal, input)))
+  }
+
+  async index({ principal, bouncer }: HttpContext) {
+    await bouncer.with('UserPolicy').authorize('viewList')
+    const users = await this.users.visibleTo(principal).orderBy('id', 'desc')
+    return { data: users.map(userToJson), next_cursor: null }
+  }
+
+  async update({ params, request, principal, bouncer }: HttpContext) {
+    const user = await this.users.findVisible(principal, params.id)
+    await bouncer.with('UserPolicy').authorize('update')
+    const input = await request.validateUsing(updateUserValidator)
+    return userToJson(await this.users.update(principal, user, input))
+  }
+}

@@ -1,0 +1,24 @@
+import vine from '@vinejs/vine'
+import { email, name, permissions, strictObject, uuid } from '#validators/helpers'
+
+const role = () => vine.enum(['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user'] as const)
+
+export const createUserValidator = vine.create(
+  strictObject({
+    email: email(),
+    password: vine.string().minLength(12).maxLength(128),
+    full_name: name().optional(),
+    role: role(),
+    publisher_id: uuid().optional().requiredWhen('role', '=', 'publisher_user'),
+    buyer_id: uuid().optional().requiredWhen('role', '=', 'buyer_user'),
+    permissions: permissions().optional(),
+  })
+)
+
+export const updateUserValidator = vine.create(
+  strictObject({
+    role: role().optional(),
+    permissions: permissions().optional(),
+    disabled: vine.boolean({ strict: true }).optional(),
+  })
+)
