@@ -5,7 +5,7 @@ import adonisjs from '@adonisjs/vite/client'
 export default defineConfig({
   plugins: [
     vue(),
-    adonisjs({ entrypoints: ['inertia/app.ts'], reload: ['resources/views/**/*.edge'] }),
+    adonisjs({ entryPoints: ['inertia/app.ts'], reload: ['resources/views/**/*.edge'] }),
   ],
   resolve: {
     alias: {

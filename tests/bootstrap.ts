@@ -16,7 +16,9 @@ import { startMailbox, stopMailbox } from '#tests/support/mailbox'
  */
 const browser = browserClient({
   runInSuites: ['browser'],
-  contextOptions: { baseURL: `http://${process.env.HOST ?? 'localhost'}:${process.env.PORT ?? 3334}` },
+  contextOptions: {
+    baseURL: `http://${process.env.HOST ?? 'localhost'}:${process.env.PORT ?? 3334}`,
+  },
   launcher: (options) =>
     chromium.launch({
       ...options,

@@ -6,10 +6,22 @@
 export const controllers = {
   ApiDocs: () => import('#controllers/api_docs_controller'),
   ApiKeys: () => import('#controllers/api_keys_controller'),
+  AuditLogs: () => import('#controllers/audit_logs_controller'),
+  Buyers: () => import('#controllers/buyers_controller'),
+  concerns: {
+    IntakeAnswer: () => import('#controllers/concerns/intake_answer'),
+  },
+  Invitations: () => import('#controllers/invitations_controller'),
+  Labels: () => import('#controllers/labels_controller'),
+  Leads: () => import('#controllers/leads_controller'),
   OauthClients: () => import('#controllers/oauth_clients_controller'),
   OauthTokens: () => import('#controllers/oauth_tokens_controller'),
   Openapi: () => import('#controllers/openapi_controller'),
   Portal: () => import('#controllers/portal_controller'),
+  Publishers: () => import('#controllers/publishers_controller'),
+  QualityRules: () => import('#controllers/quality_rules_controller'),
+  Requests: () => import('#controllers/requests_controller'),
+  RoutingRules: () => import('#controllers/routing_rules_controller'),
   Session: () => import('#controllers/session_controller'),
   Users: () => import('#controllers/users_controller'),
 }

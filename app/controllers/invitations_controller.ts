@@ -4,7 +4,12 @@ import InvitationService, { type InvitationUnavailable } from '#services/invitat
 import { acceptInvitationValidator } from '#validators/invitation'
 
 /** An unknown link is not found; a spent or expired one is gone; a taken address conflicts. */
-const STATUS: Record<InvitationUnavailable, number> = { unknown: 404, expired: 410, accepted: 410, email_taken: 409 }
+const STATUS: Record<InvitationUnavailable, number> = {
+  unknown: 404,
+  expired: 410,
+  accepted: 410,
+  email_taken: 409,
+}
 
 @inject()
 export default class InvitationsController {
@@ -32,7 +37,10 @@ export default class InvitationsController {
     return response.redirect('/portal')
   }
 
-  protected unavailable({ inertia, response }: Pick<HttpContext, 'inertia' | 'response'>, reason: InvitationUnavailable) {
+  protected unavailable(
+    { inertia, response }: Pick<HttpContext, 'inertia' | 'response'>,
+    reason: InvitationUnavailable
+  ) {
     response.status(STATUS[reason])
     return inertia.render('invitations/unavailable', { reason })
   }

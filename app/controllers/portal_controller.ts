@@ -1,22 +1,67 @@
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import Buyer from '#models/buyer'
 import Publisher from '#models/publisher'
+import type Principal from '#auth/principal'
+import PublisherService from '#services/publisher_service'
 
-const PORTALS = { operator: 'operator', compliance: 'compliance', publisher: 'publisher', buyer: 'buyer' } as const
+const RECENT_PUBLISHERS = 100
+// A user without a publisher or buyer finds nothing (404) rather than a malformed uuid (500).
+const NO_ID = '00000000-0000-0000-0000-000000000000'
 
+/** One home page per role; each shows only what that role may see (the services scope the look-ups). */
+@inject()
 export default class PortalController {
-  async show({ inertia, auth, principal }: HttpContext) {
-    const user = auth.getUserOrFail()
-    const summary = principal.isOperator
-      ? [
-          { label: 'Publishers', value: Number((await Publisher.query().count('* as total'))[0].$extras.total) },
-          { label: 'Buyers', value: Number((await Buyer.query().count('* as total'))[0].$extras.total) },
-        ]
-      : []
-    return inertia.render('portal', {
-      user: { email: user.email, role: user.role },
-      portal: PORTALS[principal.kind],
-      summary,
-    })
+  constructor(protected publishers: PublisherService) {}
+
+  async show({ inertia, principal }: HttpContext) {
+    switch (principal.kind) {
+      case 'operator':
+        return inertia.render('portal/operator', await this.operatorView(principal))
+      case 'compliance':
+        return inertia.render('portal/compliance', {})
+      case 'publisher': {
+        const publisher = await this.publishers.findVisible(
+          principal,
+          principal.publisherId ?? NO_ID
+        )
+        return inertia.render('portal/publisher', { publisher: publisherRow(publisher) })
+      }
+      case 'buyer': {
+        const buyer = await Buyer.findOrFail(principal.buyerId ?? NO_ID)
+        return inertia.render('portal/buyer', {
+          buyer: { id: buyer.id, name: buyer.name, status: buyer.status },
+        })
+      }
+    }
+  }
+
+  protected async operatorView(principal: Principal) {
+    const [publisherCount, buyerCount, recent] = await Promise.all([
+      countOf(Publisher),
+      countOf(Buyer),
+      this.publishers.visibleTo(principal).orderBy('id', 'desc').limit(RECENT_PUBLISHERS),
+    ])
+    return {
+      counts: { publishers: publisherCount, buyers: buyerCount },
+      publishers: recent.map(publisherRow),
+    }
+  }
+}
+
+async function countOf(model: typeof Publisher | typeof Buyer) {
+  const [row] = await model.query().count('* as total')
+  return Number(row.$extras.total)
+}
+
+function publisherRow(publisher: Publisher) {
+  return {
+    id: publisher.id,
+    slug: publisher.slug,
+    name: publisher.name,
+    label: publisher.label?.name ?? null,
+    status: publisher.status,
+    onboarding_step: publisher.onboardingStep,
+    created_at: publisher.createdAt.toISO()!,
   }
 }

@@ -26,7 +26,7 @@ export function problemFor(error: unknown, ctx: HttpContext): ApiProblem | undef
 
   if (error instanceof bouncerErrors.E_AUTHORIZATION_FAILURE) {
     const response = error.response
-    return ApiProblem.forbidden(response.translation?.identifier ?? 'forbidden', response.message)
+    return ApiProblem.forbidden(response.translation?.identifier ?? 'forbidden', response.message ?? 'Access denied.')
   }
 
   const { code, status, message } = (error ?? {}) as { code?: string; status?: number; message?: string }
@@ -60,7 +60,7 @@ export function problemFor(error: unknown, ctx: HttpContext): ApiProblem | undef
  */
 function routeNotFound(ctx: HttpContext) {
   const url = ctx.request.url()
-  const allowed = METHODS.filter((method) => router.match(url, method))
+  const allowed = METHODS.filter((method) => router.match(url, method, false))
   if (allowed.length === 0) {
     return new ApiProblem(404, 'route_not_found', 'Not found', `There is no route ${url}.`)
   }

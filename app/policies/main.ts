@@ -9,4 +9,5 @@ export const policies = {
   RoutingRulePolicy: () => import('#policies/routing_rule_policy'),
   CredentialPolicy: () => import('#policies/credential_policy'),
   UserPolicy: () => import('#policies/user_policy'),
+  LeadPolicy: () => import('#policies/lead_policy'),
 }

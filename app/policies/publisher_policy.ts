@@ -1,12 +1,17 @@
 import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
 import type Publisher from '#models/publisher'
-import { changeAllowed, operatorMay } from '#policies/operator_catalogue'
+import { changeAllowed, deny, operatorMay } from '#policies/operator_catalogue'
+
+/** What a publisher may change about itself: its onboarding choice of delivery methods. */
+const SELF_SERVICE_FIELDS = ['delivery_methods']
 
 export default class PublisherPolicy extends BasePolicy {
   /** A publisher lists only itself; the service scopes the query. */
   viewList(principal: Principal) {
-    return principal.isOperator || principal.kind === 'publisher' ? changeAllowed(principal, false) : operatorMay(principal, false)
+    return principal.isOperator || principal.kind === 'publisher'
+      ? changeAllowed(principal, false)
+      : operatorMay(principal, false)
   }
 
   view(principal: Principal, publisher: Publisher) {
@@ -17,7 +22,18 @@ export default class PublisherPolicy extends BasePolicy {
     return operatorMay(principal, true)
   }
 
-  update(principal: Principal) {
-    return operatorMay(principal, true)
+  /**
+   * The operator changes anything; a publisher chooses its own delivery
+   * methods (the onboarding step after the invitation) and nothing else.
+   */
+  update(principal: Principal, publisher: Publisher, fields: string[]) {
+    if (principal.isOperator) return changeAllowed(principal, true)
+    if (
+      !principal.ownsPublisher(publisher.id) ||
+      fields.some((field) => !SELF_SERVICE_FIELDS.includes(field))
+    ) {
+      return deny('operator_only', "Only the operator changes a publisher's name and status.")
+    }
+    return changeAllowed(principal, true)
   }
 }

@@ -50,10 +50,16 @@ export function encodeCursor(id: string) {
 }
 
 export function decodeCursor(cursor: string) {
-  const id = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : ''
+  const id = /^[A-Za-z0-9_-]+$/.test(cursor)
+    ? Buffer.from(cursor, 'base64url').toString('utf8')
+    : ''
   if (!UUID.test(id)) {
     throw ApiProblem.unprocessable([
-      { field: 'cursor', code: 'cursor', message: 'Pass the next_cursor of a previous page unchanged.' },
+      {
+        field: 'cursor',
+        code: 'cursor',
+        message: 'Pass the next_cursor of a previous page unchanged.',
+      },
     ])
   }
   return id.toLowerCase()

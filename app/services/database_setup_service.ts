@@ -1,3 +1,4 @@
+import { readdir, readFile } from 'node:fs/promises'
 import pg from 'pg'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
@@ -14,8 +15,9 @@ export default class DatabaseSetupService {
   async prepare(options: { fresh?: boolean } = {}) {
     await this.ensureDatabase(options.fresh ?? false)
     const applied = await this.migrateCatalogue()
+    const audit = await this.applyAuditSchema()
     const tenants = await this.migrateTenants()
-    return { applied, tenants }
+    return { applied, audit, tenants }
   }
 
   async ensureDatabase(fresh: boolean) {
@@ -47,6 +49,56 @@ export default class DatabaseSetupService {
       throw runner.error
     }
     return Object.keys(runner.migratedFiles)
+  }
+
+  /**
+   * The `audit` schema belongs to a role the application is not, so it is
+   * applied over the administrative connection, one file per transaction,
+   * recorded in `audit.schema_versions`. `:app_role` in a file stands for the
+   * application's role.
+   */
+  async applyAuditSchema() {
+    const url = new URL(services.adminDatabaseUrl.href)
+    url.pathname = `/${services.databaseName}`
+    const admin = new pg.Client({ connectionString: url.href })
+    await admin.connect()
+    const folder = app.makePath('database/audit')
+    const files = (await readdir(folder)).filter((file) => /^\d+_.+\.sql$/.test(file)).sort()
+    const applied: string[] = []
+    try {
+      for (const file of files) {
+        const name = file.replace(/\.sql$/, '')
+        await admin.query('BEGIN')
+        try {
+          // One applier per database at a time: a second one waits, then finds the file recorded.
+          await admin.query("SELECT pg_advisory_xact_lock(hashtext('leadgate:audit-schema'))")
+          if (await this.auditFileApplied(admin, name)) {
+            await admin.query('COMMIT')
+            continue
+          }
+          const sql = await readFile(`${folder}/${file}`, 'utf8')
+          await admin.query(sql.replaceAll(':app_role', ident(services.databaseRole)))
+          await admin.query('INSERT INTO audit.schema_versions (name) VALUES ($1)', [name])
+          await admin.query('COMMIT')
+          applied.push(name)
+        } catch (error) {
+          await admin.query('ROLLBACK')
+          throw error
+        }
+      }
+    } finally {
+      await admin.end()
+    }
+    return applied
+  }
+
+  private async auditFileApplied(admin: pg.Client, name: string) {
+    const table = await admin.query(
+      "SELECT to_regclass('audit.schema_versions') IS NOT NULL AS present"
+    )
+    if (!table.rows[0].present) return false
+    const row = await admin.query('SELECT 1 FROM audit.schema_versions WHERE name = $1', [name])
+    return (row.rowCount ?? 0) > 0
   }
 
   async migrateTenants() {

@@ -28,8 +28,7 @@ export type InvitationLookup =
   | { state: InvitationUnavailable }
 
 export type InvitationAcceptance =
-  | { state: 'created'; user: User; publisher: Publisher }
-  | { state: InvitationUnavailable }
+  { state: 'created'; user: User; publisher: Publisher } | { state: InvitationUnavailable }
 
 /** The operator invites a publisher by e-mail; the link lets its first user set a password. */
 @inject()
@@ -78,7 +77,8 @@ export default class InvitationService {
       const email = invitation.email.trim().toLowerCase()
       // Serialises acceptances for one address, so the unique index is never the one to say no.
       await trx.rawQuery('SELECT pg_advisory_xact_lock(hashtext(?))', [`user-email:${email}`])
-      if (await User.query({ client: trx }).where('email', email).first()) return { state: 'email_taken' as const }
+      if (await User.query({ client: trx }).where('email', email).first())
+        return { state: 'email_taken' as const }
 
       const user = await User.create(
         {
@@ -132,7 +132,10 @@ export default class InvitationService {
       })
       return true
     } catch (error) {
-      logger.warn({ publisher_id: publisher.id, err: (error as Error).message }, 'invitation e-mail not sent')
+      logger.warn(
+        { publisher_id: publisher.id, err: (error as Error).message },
+        'invitation e-mail not sent'
+      )
       return false
     }
   }

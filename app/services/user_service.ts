@@ -57,7 +57,7 @@ export default class UserService {
           fullName: input.full_name ?? null,
           role: input.role,
           ...owner,
-          permissions: [...new Set(input.permissions ?? ['read', 'submit'])],
+          permissions: [...new Set<Permission>(input.permissions ?? ['read', 'submit'])],
         },
         { client: trx }
       )

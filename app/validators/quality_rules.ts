@@ -11,7 +11,12 @@ export type Scalar = string | number | boolean
  * scalar, `gte`/`lte` a number, `prefix` a string. Routing-rule criteria
  * have no action: a criterion that fails there only means "not this buyer".
  */
-export type AudienceCriterion = { field: string; op: AudienceOperator; value: unknown; action?: RuleAction }
+export type AudienceCriterion = {
+  field: string
+  op: AudienceOperator
+  value?: unknown
+  action?: RuleAction
+}
 
 /**
  * A publisher's quality rules, as stored on `publishers.quality_rules` and
@@ -35,10 +40,11 @@ export type QualityRules = {
   email?: { action: RuleAction }
   consent?: { required: true; action: RuleAction; max_age_days?: number }
   target_audience?: AudienceCriterion[]
-  duplicates?: { window_days: number; keys: DuplicateKey[]; action: RuleAction }
+  duplicates?: { window_days: number; keys: string[]; action: RuleAction }
 }
 
-export type DuplicateKey = 'contact.email' | 'contact.phone'
+/** What `duplicates.keys` may hold. */
+export type DuplicateKey = (typeof DUPLICATE_KEYS)[number]
 
 export const RULE_ACTIONS = ['reject', 'flag'] as const
 export const AUDIENCE_OPERATORS = ['between', 'in', 'not_in', 'eq', 'gte', 'lte', 'prefix'] as const
@@ -83,29 +89,44 @@ function isScalar(value: unknown): value is Scalar {
   if (typeof value === 'string') return value.length <= MAX_STRING_VALUE
   return typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
 }
-const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
+const isNumber = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value)
 
 /** What `value` must be for each operator; the message says so when it is not. */
-const VALUE_SHAPES: Record<AudienceOperator, { check: (value: unknown) => boolean; message: string }> = {
+const VALUE_SHAPES: Record<
+  AudienceOperator,
+  { check: (value: unknown) => boolean; message: string }
+> = {
   between: {
-    check: (value) => Array.isArray(value) && value.length === 2 && value.every(isNumber) && value[0] <= value[1],
+    check: (value) =>
+      Array.isArray(value) && value.length === 2 && value.every(isNumber) && value[0] <= value[1],
     message: '"between" takes a [min, max] pair of numbers with min <= max.',
   },
   in: {
     check: (value) =>
-      Array.isArray(value) && value.length > 0 && value.length <= MAX_LIST_VALUES && value.every(isScalar),
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.length <= MAX_LIST_VALUES &&
+      value.every(isScalar),
     message: `"in" takes a list of 1 to ${MAX_LIST_VALUES} strings, numbers or booleans.`,
   },
   not_in: {
     check: (value) =>
-      Array.isArray(value) && value.length > 0 && value.length <= MAX_LIST_VALUES && value.every(isScalar),
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.length <= MAX_LIST_VALUES &&
+      value.every(isScalar),
     message: `"not_in" takes a list of 1 to ${MAX_LIST_VALUES} strings, numbers or booleans.`,
   },
-  eq: { check: isScalar, message: `"eq" takes a string (up to ${MAX_STRING_VALUE} characters), number or boolean.` },
+  eq: {
+    check: isScalar,
+    message: `"eq" takes a string (up to ${MAX_STRING_VALUE} characters), number or boolean.`,
+  },
   gte: { check: isNumber, message: '"gte" takes a number.' },
   lte: { check: isNumber, message: '"lte" takes a number.' },
   prefix: {
-    check: (value) => typeof value === 'string' && value.length > 0 && value.length <= MAX_STRING_VALUE,
+    check: (value) =>
+      typeof value === 'string' && value.length > 0 && value.length <= MAX_STRING_VALUE,
     message: `"prefix" takes a non-empty string of up to ${MAX_STRING_VALUE} characters.`,
   },
 }
@@ -138,7 +159,11 @@ export const MAX_CRITERIA = 50
 
 const alwaysTrue = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
   if (value !== true) {
-    field.report('Consent is always required: a lead without valid consent is blocked.', 'consent_required', field)
+    field.report(
+      'Consent is always required: a lead without valid consent is blocked.',
+      'consent_required',
+      field
+    )
   }
 })
 
@@ -153,7 +178,10 @@ export const qualityRulesValidator = vine.create(
       action: ruleAction(),
       max_age_days: vine.number().withoutDecimals().range([1, 3650]).optional(),
     }).optional(),
-    target_audience: vine.array(audienceCriterion({ action: true })).maxLength(MAX_CRITERIA).optional(),
+    target_audience: vine
+      .array(audienceCriterion({ action: true }))
+      .maxLength(MAX_CRITERIA)
+      .optional(),
     duplicates: strictObject({
       window_days: vine.number().withoutDecimals().range([1, 365]),
       keys: vine.array(vine.enum(DUPLICATE_KEYS)).notEmpty().distinct(),

@@ -17,8 +17,13 @@ export default async function up(trx: TransactionClientContract) {
     table.jsonb('attributes').notNullable().defaultTo('{}')
     table.jsonb('quality_check').notNullable()
     table.jsonb('reasons').notNullable().defaultTo('[]')
+    // Normalised keys for the duplicate rule: lower-cased e-mail, E.164 phone.
+    table.string('email_key', 254).nullable()
+    table.string('phone_key', 20).nullable()
     table.timestamp('created_at', { useTz: true }).notNullable()
     table.timestamp('updated_at', { useTz: true }).notNullable()
     table.index(['status', 'created_at'])
+    table.index(['email_key', 'created_at'])
+    table.index(['phone_key', 'created_at'])
   })
 }

@@ -11,6 +11,9 @@ const RoutingRulesController = () => import('#controllers/routing_rules_controll
 const ApiKeysController = () => import('#controllers/api_keys_controller')
 const OauthClientsController = () => import('#controllers/oauth_clients_controller')
 const UsersController = () => import('#controllers/users_controller')
+const LeadsController = () => import('#controllers/leads_controller')
+const RequestsController = () => import('#controllers/requests_controller')
+const AuditLogsController = () => import('#controllers/audit_logs_controller')
 
 const uuid = router.matchers.uuid()
 
@@ -23,6 +26,7 @@ router
       .group(() => {
         router.post('labels', [LabelsController, 'store']).as('labels.store')
         router.get('labels', [LabelsController, 'index']).as('labels.index')
+        router.get('labels/:id', [LabelsController, 'show']).where('id', uuid).as('labels.show')
 
         router.post('publishers', [PublishersController, 'store']).as('publishers.store')
         router.get('publishers', [PublishersController, 'index']).as('publishers.index')
@@ -48,6 +52,15 @@ router
         router.post('oauth-clients', [OauthClientsController, 'store']).as('oauth_clients.store')
         router.get('oauth-clients', [OauthClientsController, 'index']).as('oauth_clients.index')
         router.delete('oauth-clients/:id', [OauthClientsController, 'destroy']).where('id', uuid).as('oauth_clients.destroy')
+
+        router.post('leads', [LeadsController, 'store']).as('leads.store')
+        router.get('leads', [LeadsController, 'index']).as('leads.index')
+        router.get('leads/:id', [LeadsController, 'show']).where('id', uuid).as('leads.show')
+        router.post('requests', [RequestsController, 'store']).as('requests.store')
+        router.get('requests/:id', [RequestsController, 'show']).where('id', uuid).as('requests.show')
+
+        router.get('audit-logs', [AuditLogsController, 'index']).as('audit_logs.index')
+        router.get('audit-logs/verify', [AuditLogsController, 'verify']).as('audit_logs.verify')
 
         router.post('users', [UsersController, 'store']).as('users.store')
         router.get('users', [UsersController, 'index']).as('users.index')

@@ -4,12 +4,13 @@ import { middleware } from '#start/kernel'
 const ApiDocsController = () => import('#controllers/api_docs_controller')
 const SessionController = () => import('#controllers/session_controller')
 const PortalController = () => import('#controllers/portal_controller')
+const InvitationsController = () => import('#controllers/invitations_controller')
 
 router.get('/docs', [ApiDocsController, 'show']).as('docs')
 
 router
   .group(() => {
-    router.on('/').redirect('/login')
+    router.on('/').redirectToPath('/login')
 
     router
       .group(() => {
@@ -18,6 +19,10 @@ router
       })
       .use(middleware.guest())
 
+    // Open to anyone holding the link, signed in or not: accepting signs in as the new user.
+    router.get('invitations/:token', [InvitationsController, 'show']).as('invitations.show')
+    router.post('invitations/:token', [InvitationsController, 'store']).as('invitations.store')
+
     router
       .group(() => {
         router.post('logout', [SessionController, 'destroy']).as('session.destroy')
@@ -25,4 +30,9 @@ router
       })
       .use([middleware.auth(), middleware.portalBouncer()])
   })
-  .use([middleware.session(), middleware.shield(), middleware.initializeAuth(), middleware.silentAuth()])
+  .use([
+    middleware.session(),
+    middleware.shield(),
+    middleware.initializeAuth(),
+    middleware.silentAuth(),
+  ])

@@ -18,7 +18,7 @@ test.group('Rate limits', (group) => {
       const response = await client.get('/v1/api-keys').bearerToken(secret)
       response.assertStatus(200)
       assert.equal(response.header('ratelimit-limit'), '3')
-      remaining.push(response.header('ratelimit-remaining'))
+      remaining.push(String(response.header('ratelimit-remaining')))
     }
     assert.deepEqual(remaining, ['2', '1', '0'])
 

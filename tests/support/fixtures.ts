@@ -59,3 +59,30 @@ export async function createKey(options: KeyOptions = {}) {
 export async function operatorKey() {
   return (await createKey()).secret
 }
+
+/** A live publisher with the given quality rules and a live key with read and submit. */
+export async function livePublisher(rules: Record<string, unknown> = {}, country = 'NL') {
+  const publisher = await createPublisher({ country })
+  publisher.merge({ status: 'live', deliveryMethods: ['api'], qualityRules: rules as any })
+  await publisher.save()
+  const { secret } = await createKey({ publisherId: publisher.id })
+  return { publisher, key: secret }
+}
+
+/** A realistic, valid lead for the given publisher slug; override any part. */
+export function leadBody(publisher: string, overrides: Record<string, any> = {}) {
+  const n = Math.floor(Math.random() * 9_000_000) + 1_000_000
+  return {
+    publisher,
+    contact: { name: 'Jan Jansen', email: `jan.${n}@example.nl`, phone: `+316${String(n).padStart(8, '1')}`, postal_code: '1012 AB', country: 'NL', ...overrides.contact },
+    provenance: { source: 'facebook', campaign: 'winter-2026', landing_page: 'https://energy.example/offer', ...overrides.provenance },
+    consent: {
+      given: true,
+      text: 'I agree that Demo Energy may contact me about my energy contract.',
+      timestamp: new Date(Date.now() - 60_000).toISOString(),
+      ip: '203.0.113.9',
+      ...overrides.consent,
+    },
+    ...(overrides.attributes ? { attributes: overrides.attributes } : {}),
+  }
+}

@@ -1,0 +1,36 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import LeadService from '#services/lead_service'
+import IntakeService from '#services/intake_service'
+import { idempotencyOf, sendAnswer } from '#controllers/concerns/intake_answer'
+import { createLeadValidator, listLeadsValidator } from '#validators/lead'
+
+@inject()
+export default class LeadsController {
+  constructor(
+    protected intake: IntakeService,
+    protected leads: LeadService
+  ) {}
+
+  async store(ctx: HttpContext) {
+    await ctx.bouncer.with('LeadPolicy').authorize('create')
+    const input = await ctx.request.validateUsing(createLeadValidator)
+    const answer = await this.intake.submit(ctx.principal, input, {
+      channel: 'api',
+      consentMethod: 'api',
+      idempotency: idempotencyOf(ctx),
+    })
+    return sendAnswer(ctx, answer)
+  }
+
+  async index({ request, principal, bouncer }: HttpContext) {
+    await bouncer.with('LeadPolicy').authorize('view')
+    const filters = await listLeadsValidator.validate(request.qs())
+    return this.leads.list(principal, filters)
+  }
+
+  async show({ params, principal, bouncer }: HttpContext) {
+    await bouncer.with('LeadPolicy').authorize('view')
+    return this.leads.findVisible(principal, params.id)
+  }
+}

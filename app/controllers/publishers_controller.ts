@@ -1,0 +1,43 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import PublisherService from '#services/publisher_service'
+import { pageToJson } from '#services/cursor_pagination'
+import {
+  createPublisherValidator,
+  listPublishersValidator,
+  updatePublisherValidator,
+} from '#validators/publisher'
+import { publisherToJson } from '#transformers/publisher_transformer'
+
+@inject()
+export default class PublishersController {
+  constructor(protected publishers: PublisherService) {}
+
+  async store({ request, response, principal, bouncer }: HttpContext) {
+    await bouncer.with('PublisherPolicy').authorize('create')
+    const input = await request.validateUsing(createPublisherValidator)
+    return response.created(publisherToJson(await this.publishers.create(principal, input)))
+  }
+
+  async index({ request, principal, bouncer }: HttpContext) {
+    await bouncer.with('PublisherPolicy').authorize('viewList')
+    const filters = await request.validateUsing(listPublishersValidator)
+    return pageToJson(await this.publishers.list(principal, filters), publisherToJson)
+  }
+
+  async show({ params, principal, bouncer }: HttpContext) {
+    const publisher = await this.publishers.findVisible(principal, params.id)
+    await bouncer.with('PublisherPolicy').authorize('view', publisher)
+    return publisherToJson(publisher)
+  }
+
+  async update({ params, request, principal, bouncer }: HttpContext) {
+    const publisher = await this.publishers.findVisible(principal, params.id)
+    // What the caller asks to change decides whether a publisher may do it itself.
+    await bouncer
+      .with('PublisherPolicy')
+      .authorize('update', publisher, Object.keys(request.body()))
+    const input = await request.validateUsing(updatePublisherValidator)
+    return publisherToJson(await this.publishers.update(principal, publisher, input))
+  }
+}

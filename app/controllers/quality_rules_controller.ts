@@ -1,0 +1,26 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import PublisherService from '#services/publisher_service'
+import QualityRulesService from '#services/quality_rules_service'
+import { type QualityRules, qualityRulesValidator } from '#validators/quality_rules'
+
+@inject()
+export default class QualityRulesController {
+  constructor(
+    protected publishers: PublisherService,
+    protected qualityRules: QualityRulesService
+  ) {}
+
+  async show({ params, principal, bouncer }: HttpContext) {
+    const publisher = await this.publishers.findVisible(principal, params.id)
+    await bouncer.with('QualityRulesPolicy').authorize('view', publisher)
+    return this.qualityRules.show(publisher)
+  }
+
+  async update({ params, request, principal, bouncer }: HttpContext) {
+    const publisher = await this.publishers.findVisible(principal, params.id)
+    await bouncer.with('QualityRulesPolicy').authorize('update')
+    const rules = (await request.validateUsing(qualityRulesValidator)) as QualityRules
+    return this.qualityRules.replace(principal, publisher, rules)
+  }
+}

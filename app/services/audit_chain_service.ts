@@ -1,0 +1,290 @@
+import { createHash } from 'node:crypto'
+import canonicalize from 'canonicalize'
+import db from '@adonisjs/lucid/services/db'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+
+export const GENESIS_HASH = '0'.repeat(64)
+const DOMAIN = 'leadgate-audit/v1\n'
+
+/** The fields the hash covers (DESIGN §7); anything added later stays outside it. */
+export type HashedEntry = {
+  event: string
+  ts: string
+  actor: string
+  lead_id: string
+  lead_seq: number
+  status_from: string | null
+  status_to: string
+  prev_hash: string
+}
+
+export type AuditEntry = HashedEntry & {
+  id: string
+  publisher_id: string
+  environment: string
+  hash: string
+}
+
+export type NewEntry = { event: string; actor: string; statusFrom: string | null; statusTo: string }
+
+export type AppendInput = {
+  publisherId: string
+  leadId: string
+  environment: string
+  entries: NewEntry[]
+}
+
+export type BreakReason = 'hash_mismatch' | 'prev_hash_mismatch' | 'seq_gap'
+export type Verification = {
+  lead_id: string
+  valid: boolean
+  entries: number
+  broken_at: null | { lead_seq: number; reason: BreakReason }
+}
+
+/** Milliseconds, always: the hash input must be one exact string. */
+export function formatTs(ts: Date | string) {
+  return new Date(ts).toISOString()
+}
+
+export function entryHash(entry: HashedEntry) {
+  const body = canonicalize({
+    event: entry.event,
+    ts: formatTs(entry.ts),
+    actor: entry.actor,
+    lead_id: entry.lead_id,
+    lead_seq: entry.lead_seq,
+    status_from: entry.status_from,
+    status_to: entry.status_to,
+    prev_hash: entry.prev_hash,
+  })
+  return createHash('sha256')
+    .update(DOMAIN + body)
+    .digest('hex')
+}
+
+/**
+ * The first entry that does not follow from the ones before it, or null.
+ * `head` is the chain head's record of the last entry: a trail whose tail
+ * was cut off ends before it.
+ */
+export function findBreak(
+  entries: Array<HashedEntry & { hash: string }>,
+  head?: { last_seq: number; last_hash: string } | null
+): Verification['broken_at'] {
+  let prevHash = GENESIS_HASH
+  for (const [index, entry] of entries.entries()) {
+    const expectedSeq = index + 1
+    if (entry.lead_seq !== expectedSeq) return { lead_seq: expectedSeq, reason: 'seq_gap' }
+    if (entry.prev_hash !== prevHash)
+      return { lead_seq: entry.lead_seq, reason: 'prev_hash_mismatch' }
+    if (entryHash(entry) !== entry.hash)
+      return { lead_seq: entry.lead_seq, reason: 'hash_mismatch' }
+    prevHash = entry.hash
+  }
+  if (head && head.last_seq > entries.length)
+    return { lead_seq: entries.length + 1, reason: 'seq_gap' }
+  if (head && entries.length > 0 && head.last_hash !== prevHash) {
+    return { lead_seq: entries.length, reason: 'hash_mismatch' }
+  }
+  return null
+}
+
+/**
+ * Entries carry ids, typed actors and statuses only. The patterns keep free
+ * text, and with it personal data, out of a store that is never purged.
+ */
+const SHAPES = {
+  event: /^[a-z_]+(\.[a-z_]+)+$/,
+  actor: /^[a-z_]+:[A-Za-z0-9._:-]{1,128}$/,
+  status: /^[a-z_]{1,32}$/,
+}
+
+function assertShape(entry: NewEntry) {
+  const ok =
+    SHAPES.event.test(entry.event) &&
+    SHAPES.actor.test(entry.actor) &&
+    SHAPES.status.test(entry.statusTo) &&
+    (entry.statusFrom === null || SHAPES.status.test(entry.statusFrom))
+  if (!ok) throw new Error(`Refusing a malformed audit entry: ${JSON.stringify(entry)}`)
+}
+
+const COLUMNS =
+  'publisher_id, lead_id, lead_seq, event, ts, actor, status_from, status_to, prev_hash, hash, environment'
+const ROW =
+  '(?::uuid, ?::uuid, ?::int, ?::text, ?::timestamptz, ?::text, ?::text, ?::text, ?::char(64), ?::char(64), ?::text)'
+const SELECT_COLUMNS = `id, ${COLUMNS}`
+
+type Head = { publisher_id: string; last_seq: number; last_hash: string; last_ts: Date | null }
+
+/**
+ * Each lead's trail is a hash chain. Appends to one lead serialise on its
+ * chain head row; different leads never wait for each other, and the unique
+ * (lead_id, lead_seq) makes a fork impossible even if a caller skipped the lock.
+ */
+export default class AuditChainService {
+  /**
+   * Appends in the caller's transaction, so the entries commit or vanish with
+   * the change they record. A brand-new trail (its first entry has no
+   * `statusFrom`) costs one statement; extending one costs two.
+   */
+  async append(trx: TransactionClientContract, input: AppendInput): Promise<AuditEntry[]> {
+    if (input.entries.length === 0) return []
+    input.entries.forEach(assertShape)
+
+    if (input.entries[0].statusFrom === null) {
+      const created = await this.startChain(trx, input)
+      if (created) return created
+    }
+    let head = await this.lockHead(trx, input.leadId)
+    if (!head) {
+      const created = await this.startChain(trx, input)
+      if (created) return created
+      // Someone else started this trail between our two statements.
+      head = await this.lockHead(trx, input.leadId)
+    }
+    if (!head || head.publisher_id !== input.publisherId) {
+      throw new Error(`Lead ${input.leadId} has an audit trail under another publisher`)
+    }
+
+    // A trail's timestamps never go backwards, whatever the clocks of the hosts appending.
+    const now = Math.max(Date.now(), head.last_ts?.getTime() ?? 0)
+    const entries = this.chain(input, head.last_seq, head.last_hash, new Date(now))
+    const last = entries[entries.length - 1]
+    const result = await trx.rawQuery(
+      `WITH head AS (UPDATE audit.chain_heads SET last_seq = ?, last_hash = ? WHERE lead_id = ?)
+       INSERT INTO audit.entries (${COLUMNS}) VALUES ${entries.map(() => ROW).join(', ')} RETURNING id, lead_seq`,
+      [last.lead_seq, last.hash, input.leadId, ...entries.flatMap(bindings)]
+    )
+    return withIds(entries, result.rows)
+  }
+
+  /** A lead's entries in order, limited to one publisher's unless `publisherId` is null (operator). */
+  async entriesFor(
+    publisherId: string | null,
+    leadId: string,
+    client: QueryClientContract = db.connection()
+  ) {
+    const query = client
+      .from('audit.entries')
+      .select(SELECT_COLUMNS.split(', '))
+      .where('lead_id', leadId)
+    if (publisherId !== null) query.where('publisher_id', publisherId)
+    const rows = await query.orderBy('lead_seq')
+    return rows.map(toEntry)
+  }
+
+  /** Recomputes every hash and link of the lead's trail and names the first broken entry. */
+  async verify(leadId: string, publisherId: string | null = null): Promise<Verification> {
+    const entries = await this.entriesFor(publisherId, leadId)
+    const headQuery = db
+      .from('audit.chain_heads')
+      .select('last_seq', 'last_hash')
+      .where('lead_id', leadId)
+    if (publisherId !== null) headQuery.where('publisher_id', publisherId)
+    const head = await headQuery.first()
+    const brokenAt = findBreak(entries, head)
+    return {
+      lead_id: leadId,
+      valid: brokenAt === null,
+      entries: entries.length,
+      broken_at: brokenAt,
+    }
+  }
+
+  /**
+   * Inserts the head and the entries in one statement when the lead has no
+   * trail yet; returns null (having written nothing) when it has one.
+   */
+  private async startChain(trx: TransactionClientContract, input: AppendInput) {
+    const entries = this.chain(input, 0, GENESIS_HASH, new Date())
+    const last = entries[entries.length - 1]
+    const result = await trx.rawQuery(
+      `WITH head AS (
+         INSERT INTO audit.chain_heads (lead_id, publisher_id, last_seq, last_hash) VALUES (?, ?, ?, ?)
+         ON CONFLICT (lead_id) DO NOTHING RETURNING lead_id
+       )
+       INSERT INTO audit.entries (${COLUMNS})
+       SELECT * FROM (VALUES ${entries.map(() => ROW).join(', ')}) AS v
+       WHERE EXISTS (SELECT 1 FROM head) RETURNING id, lead_seq`,
+      [input.leadId, input.publisherId, last.lead_seq, last.hash, ...entries.flatMap(bindings)]
+    )
+    return result.rows.length > 0 ? withIds(entries, result.rows) : null
+  }
+
+  private async lockHead(trx: TransactionClientContract, leadId: string): Promise<Head | null> {
+    const result = await trx.rawQuery(
+      `SELECT h.publisher_id, h.last_seq, h.last_hash,
+              (SELECT e.ts FROM audit.entries e WHERE e.lead_id = h.lead_id AND e.lead_seq = h.last_seq) AS last_ts
+       FROM audit.chain_heads h WHERE h.lead_id = ? FOR UPDATE OF h`,
+      [leadId]
+    )
+    return result.rows[0] ?? null
+  }
+
+  private chain(input: AppendInput, lastSeq: number, lastHash: string, at: Date) {
+    const ts = formatTs(at)
+    let prevHash = lastHash
+    return input.entries.map((entry, index) => {
+      const hashed: HashedEntry = {
+        event: entry.event,
+        ts,
+        actor: entry.actor,
+        lead_id: input.leadId,
+        lead_seq: lastSeq + index + 1,
+        status_from: entry.statusFrom,
+        status_to: entry.statusTo,
+        prev_hash: prevHash,
+      }
+      prevHash = entryHash(hashed)
+      return {
+        ...hashed,
+        hash: prevHash,
+        publisher_id: input.publisherId,
+        environment: input.environment,
+      }
+    })
+  }
+}
+
+// Lucid's binding type leaves out null, which binds as SQL NULL (status_from of a first entry).
+function bindings(entry: Omit<AuditEntry, 'id'>): any[] {
+  return [
+    entry.publisher_id,
+    entry.lead_id,
+    entry.lead_seq,
+    entry.event,
+    entry.ts,
+    entry.actor,
+    entry.status_from,
+    entry.status_to,
+    entry.prev_hash,
+    entry.hash,
+    entry.environment,
+  ]
+}
+
+function withIds(
+  entries: Omit<AuditEntry, 'id'>[],
+  rows: Array<{ id: string | number; lead_seq: number }>
+): AuditEntry[] {
+  const ids = new Map(rows.map((row) => [row.lead_seq, String(row.id)]))
+  return entries.map((entry) => ({ id: ids.get(entry.lead_seq)!, ...entry }))
+}
+
+function toEntry(row: Record<string, any>): AuditEntry {
+  return {
+    id: String(row.id),
+    publisher_id: row.publisher_id,
+    environment: row.environment,
+    event: row.event,
+    ts: formatTs(row.ts),
+    actor: row.actor,
+    lead_id: row.lead_id,
+    lead_seq: row.lead_seq,
+    status_from: row.status_from,
+    status_to: row.status_to,
+    prev_hash: row.prev_hash,
+    hash: row.hash,
+  }
+}

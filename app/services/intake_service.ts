@@ -1,0 +1,220 @@
+import { inject } from '@adonisjs/core'
+import { uuidv7 } from 'uuidv7'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import intakeConfig from '#config/intake'
+import Publisher from '#models/publisher'
+import type Principal from '#auth/principal'
+import ApiProblem from '#exceptions/api_problem'
+import TenancyService from '#services/tenancy_service'
+import OutboxService from '#services/outbox_service'
+import AuditChainService from '#services/audit_chain_service'
+import ConsentEvidenceService from '#services/consent_evidence_service'
+import IdempotencyService, { type StoredAnswer } from '#services/idempotency_service'
+import { evaluateLead } from '#services/quality/evaluate_lead'
+import { normaliseLead } from '#services/quality/normalise'
+import type { Evaluation, LeadInput } from '#services/quality/types'
+import { findDuplicate } from '#services/duplicate_finder'
+
+export type Channel = 'api' | 'request' | 'form' | 'upload'
+export type Submission = {
+  channel: Channel
+  idempotency?: { key: string; digest: string }
+  /** How consent was given, for the evidence: checkbox on a form, an API call, an upload row. */
+  consentMethod: 'checkbox' | 'form_submit' | 'api' | 'upload'
+}
+
+/**
+ * One pipeline for every way a lead arrives (API, /v1/requests, hosted
+ * forms, CSV rows): shape-validated input → the publisher's quality rules →
+ * outcome, and everything the lead leaves behind in one transaction: the
+ * lead, its consent evidence, its audit entries, its facts row and its events.
+ */
+@inject()
+export default class IntakeService {
+  constructor(
+    protected tenancy: TenancyService,
+    protected outbox: OutboxService,
+    protected audit: AuditChainService,
+    protected consentEvidence: ConsentEvidenceService,
+    protected idempotency: IdempotencyService
+  ) {}
+
+  async submit(principal: Principal, input: LeadInput, submission: Submission): Promise<StoredAnswer> {
+    const publisher = await this.publisherFor(principal, input.publisher)
+    const started = performance.now()
+
+    return this.tenancy.run(publisher, async (trx) => {
+      if (submission.idempotency && principal.credentialId) {
+        const replay = await this.idempotency.claim(trx, principal.credentialId, submission.idempotency.key, submission.idempotency.digest)
+        if (replay) return { ...replay, replayed: true }
+      }
+
+      const now = new Date()
+      const context = {
+        rules: publisher.qualityRules ?? {},
+        defaultCountry: publisher.country,
+        now,
+        consentMaxAgeDays: intakeConfig.consentMaxAgeDays,
+        clockSkewSeconds: intakeConfig.clockSkewSeconds,
+      }
+      const normalised = normaliseLead(input, publisher.country)
+      const duplicate = await findDuplicate(trx, publisher, context.rules, normalised, principal.environment, now)
+      const evaluation = evaluateLead(input, { ...context, duplicate })
+
+      const leadId = uuidv7()
+      await this.store(trx, { leadId, publisher, principal, input, evaluation, submission, now, started })
+
+      const answer: StoredAnswer = {
+        status: evaluation.outcome === 'rejected' ? 422 : 201,
+        body: {
+          id: leadId,
+          publisher: publisher.slug,
+          status: evaluation.outcome,
+          environment: principal.environment,
+          quality_check: evaluation.quality_check,
+          reasons: evaluation.reasons,
+          created_at: now.toISOString(),
+        },
+      }
+      if (submission.idempotency && principal.credentialId) {
+        await this.idempotency.remember(trx, principal.credentialId, submission.idempotency.key, answer)
+      }
+      return answer
+    })
+  }
+
+  /**
+   * The lead's `publisher` must be the key's own publisher; the operator may
+   * submit for any. Whether the principal may deliver at all is LeadPolicy's call.
+   */
+  async publisherFor(principal: Principal, slug: string) {
+    const publisher = await Publisher.query().where('slug', slug).preload('label').first()
+    if (principal.kind === 'publisher' && publisher?.id !== principal.publisherId) {
+      throw ApiProblem.forbidden('publisher_mismatch', `This key delivers for its own publisher only; "publisher" must be your publisher's slug, not "${slug}".`)
+    }
+    if (!publisher) {
+      throw ApiProblem.unprocessable([{ field: 'publisher', code: 'exists', message: `No publisher with slug "${slug}".` }])
+    }
+    if (principal.environment === 'live' && publisher.status !== 'live') {
+      throw ApiProblem.forbidden('publisher_not_live', `Publisher "${slug}" is ${publisher.status}: deliver with a sandbox key until the operator sets it live.`)
+    }
+    return publisher
+  }
+
+  private async store(trx: TransactionClientContract, lead: {
+    leadId: string
+    publisher: Publisher
+    principal: Principal
+    input: LeadInput
+    evaluation: Evaluation
+    submission: Submission
+    now: Date
+    started: number
+  }) {
+    const { leadId, publisher, principal, input, evaluation, submission, now } = lead
+    const environment = principal.environment
+    const consentValid = evaluation.quality_check.consent === 'valid'
+    const consent = {
+      given: input.consent?.given ?? false,
+      text: input.consent?.text ?? null,
+      timestamp: input.consent?.timestamp ? new Date(input.consent.timestamp).toISOString() : null,
+      ip: input.consent?.ip ?? null,
+    }
+    const provenance = {
+      source: input.provenance?.source ?? null,
+      campaign: input.provenance?.campaign ?? null,
+      landing_page: input.provenance?.landing_page ?? null,
+    }
+
+    await trx.table('leads').insert({
+      id: leadId,
+      publisher_id: publisher.id,
+      environment,
+      channel: lead.submission.channel,
+      status: evaluation.outcome,
+      contact: JSON.stringify({ ...input.contact, email: evaluation.normalised.email ?? input.contact.email ?? null, phone: evaluation.normalised.phone ?? input.contact.phone ?? null, country: evaluation.normalised.country }),
+      provenance: JSON.stringify(provenance),
+      consent: JSON.stringify(consent),
+      attributes: JSON.stringify(input.attributes ?? {}),
+      quality_check: JSON.stringify(evaluation.quality_check),
+      reasons: JSON.stringify(evaluation.reasons),
+      email_key: evaluation.normalised.email,
+      phone_key: evaluation.normalised.phone,
+      created_at: now,
+      updated_at: now,
+    })
+
+    if (consentValid) {
+      const { salt } = await this.consentEvidence.record(trx, {
+        leadId,
+        publisherId: publisher.id,
+        text: consent.text!,
+        method: submission.consentMethod,
+        pageUrl: provenance.landing_page,
+        consentedAt: new Date(consent.timestamp!),
+        ip: evaluation.normalised.ip,
+        email: evaluation.normalised.email,
+        phone: evaluation.normalised.phone,
+      })
+      await trx.table('lead_secrets').insert({ lead_id: leadId, salt })
+    }
+
+    const actor = principal.actor
+    const statusAfterConsent = consentValid ? 'consented' : 'received'
+    await this.audit.append(trx, {
+      publisherId: publisher.id,
+      leadId,
+      environment,
+      entries: [
+        { event: 'lead.received', actor, statusFrom: null, statusTo: 'received' },
+        ...(consentValid ? [{ event: 'consent.captured', actor, statusFrom: 'received', statusTo: 'consented' }] : []),
+        { event: 'lead.validated', actor: 'rule:quality', statusFrom: statusAfterConsent, statusTo: 'validated' },
+        { event: `lead.${evaluation.outcome}`, actor: 'rule:quality', statusFrom: 'validated', statusTo: evaluation.outcome },
+      ],
+    })
+
+    await trx.table('public.lead_facts').insert({
+      lead_id: leadId,
+      publisher_id: publisher.id,
+      label_id: publisher.labelId,
+      channel: submission.channel,
+      environment,
+      status: evaluation.outcome,
+      reason_codes: evaluation.reasons.map((reason) => reason.code),
+      processing_ms: Math.round(performance.now() - lead.started),
+      created_at: now,
+      updated_at: now,
+    })
+
+    // Events go out once first validation has passed: a rejected lead sends none.
+    if (evaluation.outcome !== 'rejected') {
+      const label = publisher.label?.slug ?? null
+      await this.outbox.publish(trx, [
+        {
+          type: 'lead.received',
+          publisherId: publisher.id,
+          leadId,
+          environment,
+          data: {
+            lead_id: leadId,
+            publisher: publisher.slug,
+            status: evaluation.outcome,
+            provenance: { ...provenance, label },
+            consent: { given: consent.given, timestamp: consent.timestamp },
+          },
+        },
+        {
+          type: 'consent.recorded',
+          publisherId: publisher.id,
+          leadId,
+          environment,
+          data: {
+            lead_id: leadId,
+            provenance: { source: provenance.source, campaign: provenance.campaign, label },
+            consent: { given: consent.given, text: consent.text, timestamp: consent.timestamp, ip: consent.ip },
+          },
+        },
+      ], now)
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import Label from '#models/label'
+import Publisher from '#models/publisher'
+import type Principal from '#auth/principal'
+import ApiProblem from '#exceptions/api_problem'
+import TenancyService from '#services/tenancy_service'
+import { paginate, type PageRequest } from '#services/cursor_pagination'
+import { leadToJson, type LeadRow } from '#services/lead_presenter'
+
+export type LeadFilters = PageRequest & {
+  status?: string
+  publisher?: string
+  label?: string
+  environment?: 'live' | 'sandbox'
+  from?: Date
+  to?: Date
+}
+
+type FactRow = { id: string; publisher_id: string }
+
+/**
+ * Reads leads for whoever asks: a publisher its own, a buyer those delivered
+ * to it, the operator all. `lead_facts` answers who may see what; the lead
+ * itself is read from its publisher's schema.
+ */
+@inject()
+export default class LeadService {
+  constructor(protected tenancy: TenancyService) {}
+
+  visibleFacts(principal: Principal) {
+    const query = db.from('lead_facts').select('lead_id as id', 'publisher_id')
+    if (principal.kind === 'publisher') {
+      query.where('publisher_id', principal.publisherId!).where('environment', principal.environment)
+    } else if (principal.kind === 'buyer') {
+      query.where('buyer_id', principal.buyerId!).where('environment', 'live')
+    }
+    return query
+  }
+
+  async findVisible(principal: Principal, id: string) {
+    const fact: FactRow | null = await this.visibleFacts(principal).where('lead_id', id).first()
+    if (!fact) throw ApiProblem.notFound('lead')
+    const [lead] = await this.load([fact])
+    if (!lead) throw ApiProblem.notFound('lead')
+    return lead
+  }
+
+  async list(principal: Principal, filters: LeadFilters) {
+    const query = this.visibleFacts(principal)
+    if (principal.isOperator || principal.kind === 'compliance') {
+      query.where('environment', filters.environment ?? 'live')
+    }
+    if (filters.status) query.where('status', filters.status)
+    if (filters.from) query.where('created_at', '>=', filters.from)
+    if (filters.to) query.where('created_at', '<', filters.to)
+    if (filters.publisher) {
+      query.whereIn('publisher_id', db.from('publishers').select('id').where('slug', filters.publisher))
+    }
+    if (filters.label) {
+      query.whereIn('label_id', db.from('labels').select('id').where('slug', filters.label))
+    }
+    const page = await paginate<FactRow>(query, filters, 'lead_id')
+    return { data: await this.load(page.data), next_cursor: page.nextCursor }
+  }
+
+  /** One query per publisher schema on the page, then back in the facts' order. */
+  async load(facts: FactRow[]) {
+    const byPublisher = new Map<string, string[]>()
+    for (const fact of facts) {
+      byPublisher.set(fact.publisher_id, [...(byPublisher.get(fact.publisher_id) ?? []), fact.id])
+    }
+    const publishers = await Publisher.query().whereIn('id', [...byPublisher.keys()])
+    const labels = new Map(
+      (await Label.query().whereIn('id', publishers.map((p) => p.labelId).filter((id): id is string => !!id))).map((label) => [label.id, label.slug])
+    )
+    const found = new Map<string, ReturnType<typeof leadToJson>>()
+    for (const publisher of publishers) {
+      const rows: LeadRow[] = await this.tenancy.run(publisher, (trx) =>
+        trx.from('leads').whereIn('id', byPublisher.get(publisher.id)!).select('*')
+      )
+      for (const row of rows) {
+        found.set(row.id, leadToJson(row, { publisherSlug: publisher.slug, labelSlug: publisher.labelId ? labels.get(publisher.labelId) ?? null : null }))
+      }
+    }
+    return facts.map((fact) => found.get(fact.id)).filter((lead) => lead !== undefined)
+  }
+}

@@ -1,0 +1,11 @@
+import type Buyer from '#models/buyer'
+
+export function buyerToJson(buyer: Buyer) {
+  return {
+    id: buyer.id,
+    name: buyer.name,
+    contact_email: buyer.contactEmail,
+    status: buyer.status,
+    created_at: buyer.createdAt.toUTC().toISO(),
+  }
+}

@@ -1,0 +1,11 @@
+import type Label from '#models/label'
+
+export function labelToJson(label: Label) {
+  return {
+    id: label.id,
+    slug: label.slug,
+    name: label.name,
+    branding: label.branding,
+    created_at: label.createdAt.toUTC().toISO(),
+  }
+}

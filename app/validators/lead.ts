@@ -1,0 +1,73 @@
+import vine from '@vinejs/vine'
+import type { FieldContext } from '@vinejs/vine/types'
+import { pagination, slug, strictObject } from '#validators/helpers'
+
+const text = (max = 200) => vine.string().trim().maxLength(max)
+
+/**
+ * Attributes are a flat bag of custom fields that target-audience rules read:
+ * scalar values only, sensible keys, a bounded count.
+ */
+const flatAttributes = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return
+  const entries = Object.entries(value)
+  if (entries.length > 50) {
+    field.report('At most 50 attributes are allowed.', 'max_attributes', field)
+  }
+  for (const [key, item] of entries) {
+    const path = `${field.getFieldPath()}.${key}`
+    const at = { ...field, getFieldPath: () => path }
+    if (!/^[a-z][a-z0-9_]{0,63}$/.test(key)) {
+      field.report('Attribute names are lower-case letters, digits and underscores.', 'attribute_name', at)
+    } else if (!['string', 'number', 'boolean'].includes(typeof item) || (typeof item === 'string' && item.length > 500)) {
+      field.report('Attribute values are strings (≤ 500 characters), numbers or booleans.', 'attribute_value', at)
+    } else if (typeof item === 'number' && !Number.isFinite(item)) {
+      field.report('Attribute numbers must be finite.', 'attribute_value', at)
+    }
+  }
+})
+
+/**
+ * The shape of a lead. Presence of individual contact fields, consent and the
+ * validity of phones, e-mails and postal codes are quality rules: a lead that
+ * fails them is stored as rejected with reasons, not refused as malformed.
+ */
+export const leadSchema = strictObject({
+  publisher: slug(),
+  contact: strictObject({
+    name: text().optional(),
+    email: text(254).optional(),
+    phone: text(32).optional(),
+    postal_code: text(16).optional(),
+    country: vine.string().trim().toUpperCase().regex(/^[A-Z]{2}$/).optional(),
+  }),
+  provenance: strictObject({
+    source: text().optional(),
+    campaign: text().optional(),
+    landing_page: vine.string().trim().maxLength(2000).url({ require_protocol: true, protocols: ['http', 'https'] }).optional(),
+  }).optional(),
+  consent: strictObject({
+    given: vine.boolean({ strict: true }).optional(),
+    text: vine.string().trim().maxLength(5000).optional(),
+    timestamp: vine.date({ formats: ['iso8601'] }).optional(),
+    ip: text(64).optional(),
+  }).optional(),
+  attributes: vine.record(vine.any()).use(flatAttributes()).optional(),
+})
+
+export const createLeadValidator = vine.create(leadSchema)
+
+export const listLeadsValidator = vine.create({
+  status: vine.enum(['received', 'accepted', 'flagged', 'rejected', 'matched', 'delivered', 'paid_out'] as const).optional(),
+  publisher: slug().optional(),
+  label: slug().optional(),
+  environment: vine.enum(['live', 'sandbox'] as const).optional(),
+  from: vine.date({ formats: ['iso8601'] }).optional(),
+  to: vine.date({ formats: ['iso8601'] }).optional(),
+  ...pagination,
+})
+
+/** /v1/requests comes from no-code tools: `publisher` may be left out and is taken from the key. */
+export const createRequestValidator = vine.create(
+  strictObject({ ...leadSchema.getProperties(), publisher: slug().optional() })
+)

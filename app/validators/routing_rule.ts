@@ -1,0 +1,96 @@
+import vine from '@vinejs/vine'
+import { IANAZone } from 'luxon'
+import type { FieldContext } from '@vinejs/vine/types'
+import { cents, currency, pagination, slug, strictObject, uuid } from '#validators/helpers'
+import { MAX_CRITERIA, audienceCriterion } from '#validators/quality_rules'
+
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+
+const ianaZone = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
+  if (typeof value === 'string' && !IANAZone.isValidZone(value)) {
+    field.report('Use an IANA time zone, e.g. Europe/Amsterdam.', 'timezone', field)
+  }
+})
+
+const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/
+/** "24:00" closes a window at midnight; a window across midnight is two windows. */
+const windowEndsAfterStart = vine.createRule(
+  (value: unknown, _: undefined, field: FieldContext) => {
+    const from = (field.parent as { from?: unknown } | undefined)?.from
+    if (typeof value === 'string' && typeof from === 'string' && TIME.test(from) && value <= from) {
+      field.report(
+        '"to" must be later than "from" on the same day; split a window across midnight in two.',
+        'window_order',
+        field
+      )
+    }
+  }
+)
+
+const schedule = () =>
+  strictObject({
+    timezone: vine.string().maxLength(64).use(ianaZone()),
+    windows: vine
+      .array(
+        strictObject({
+          days: vine.array(vine.enum(WEEKDAYS)).notEmpty().distinct(),
+          from: vine.string().regex(TIME),
+          to: vine
+            .string()
+            .regex(/^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/)
+            .use(windowEndsAfterStart()),
+        })
+      )
+      .notEmpty()
+      .maxLength(50),
+  })
+
+const positiveCount = () => vine.number().withoutDecimals().range([1, 1_000_000_000])
+
+/**
+ * Fields of a rule; every one optional so PATCH can reuse them. `schedule`
+ * and the lists take null or [] to clear them.
+ */
+const ruleFields = {
+  labels: vine.array(slug()).maxLength(100).distinct().optional(),
+  publishers: vine.array(uuid().toLowerCase()).maxLength(500).distinct().optional(),
+  criteria: vine
+    .array(audienceCriterion({ action: false }))
+    .maxLength(MAX_CRITERIA)
+    .optional(),
+  caps: strictObject({
+    daily: positiveCount().optional(),
+    monthly: positiveCount().optional(),
+  }).optional(),
+  schedule: schedule().nullable().optional(),
+  priority: vine.number().withoutDecimals().range([-1_000_000, 1_000_000]).optional(),
+  weight: vine.number().withoutDecimals().range([1, 1000]).optional(),
+  enabled: vine.boolean().optional(),
+}
+
+export const createRoutingRuleValidator = vine.create(
+  strictObject({
+    buyer_id: uuid(),
+    price_cents: cents(),
+    payout_cents: cents(),
+    currency: currency(),
+    ...ruleFields,
+  })
+)
+
+export const updateRoutingRuleValidator = vine.create(
+  strictObject({
+    buyer_id: uuid().optional(),
+    price_cents: cents().optional(),
+    payout_cents: cents().optional(),
+    currency: currency().optional(),
+    ...ruleFields,
+  })
+)
+
+export const listRoutingRulesValidator = vine.create(
+  strictObject({
+    ...pagination,
+    buyer_id: uuid().optional(),
+  })
+)

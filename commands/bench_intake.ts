@@ -1,0 +1,164 @@
+import { spawn, execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import { BaseCommand, flags } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+import services from '#config/services'
+import DatabaseSetupService from '#services/database_setup_service'
+import { SYSTEM_OPERATOR } from '#services/operator_service'
+import PublisherService from '#services/publisher_service'
+import ApiKeyService from '#services/api_key_service'
+
+const RULES = {
+  required_fields: ['contact.email', 'contact.phone'],
+  phone: { action: 'reject' },
+  email: { action: 'reject' },
+  postal_code: { required: false, action: 'reject' },
+  consent: { required: true, action: 'reject' },
+  duplicates: { window_days: 30, keys: ['contact.email', 'contact.phone'], action: 'reject' },
+}
+
+/**
+ * Not a test: measures intake against the machine's raw-SQL limit. Starts the
+ * app against the local services, drives POST /v1/leads from a separate
+ * process, then runs the pgbench workload of ../shared/bench in the same run.
+ */
+export default class BenchIntake extends BaseCommand {
+  static commandName = 'bench:intake'
+  static description = 'Benchmark lead intake (fixed rate and full speed) against the pgbench limit'
+  static options: CommandOptions = { startApp: true }
+
+  @flags.number({ description: 'Fixed request rate (leads/s) for the latency run', default: 300 })
+  declare rate: number
+
+  @flags.number({ description: 'Seconds per measured run', default: 20 })
+  declare duration: number
+
+  @flags.number({ description: 'Concurrent connections at full speed', default: 32 })
+  declare connections: number
+
+  @flags.number({ description: 'Publishers to spread the load over', default: 4 })
+  declare publishers: number
+
+  async run() {
+    const port = 3390
+    await new DatabaseSetupService().prepare({ fresh: true })
+    const publishers = await this.seed()
+    this.logger.info(`seeded ${publishers.length} live publishers in ${services.databaseName}`)
+
+    const server = spawn(process.execPath, ['--import', '@poppinss/ts-exec', 'bin/server.ts'], {
+      cwd: this.app.appRoot,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', API_RATE_LIMIT: '100000000' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    })
+    try {
+      await waitFor(`http://127.0.0.1:${port}/v1/openapi.json`)
+      const baseUrl = `http://127.0.0.1:${port}`
+      this.logger.info('warming up (5 s at full speed)')
+      await this.load({ baseUrl, publishers, steps: [{ name: 'warmup', connections: this.connections, duration: 5 }] })
+      this.logger.info(`measuring: ${this.duration} s at ${this.rate} leads/s, then ${this.duration} s at full speed`)
+      const [fixed, full] = await this.load({
+        baseUrl,
+        publishers,
+        steps: [
+          { name: 'fixed', rate: this.rate, connections: 16, duration: this.duration },
+          { name: 'full', connections: this.connections, duration: this.duration },
+        ],
+      })
+      server.kill('SIGTERM')
+      this.logger.info('running the raw-SQL limit (pgbench, 15 s)')
+      const limit = this.pgbenchLimit()
+      await this.report(fixed, full, limit)
+    } finally {
+      if (!server.killed) server.kill('SIGTERM')
+    }
+  }
+
+  async seed() {
+    const publisherService = await this.app.container.make(PublisherService)
+    const apiKeys = await this.app.container.make(ApiKeyService)
+    const seeded = []
+    for (let i = 0; i < this.publishers; i++) {
+      const publisher = await publisherService.create(SYSTEM_OPERATOR, {
+        slug: `bench-${i}`,
+        name: `Bench publisher ${i}`,
+        contact_email: `bench-${i}@bench.example`,
+        country: 'NL',
+      })
+      publisher.merge({ status: 'live', deliveryMethods: ['api'], qualityRules: RULES as any })
+      await publisher.save()
+      const { secret } = await apiKeys.create(SYSTEM_OPERATOR, {
+        name: 'bench',
+        publisher_id: publisher.id,
+        permissions: ['read', 'submit'],
+        environment: 'live',
+      })
+      seeded.push({ slug: publisher.slug, key: secret })
+    }
+    return seeded
+  }
+
+  load(plan: Record<string, unknown>): Promise<any[]> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['scripts/bench/intake_load.mjs', JSON.stringify(plan)], {
+        cwd: this.app.appRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
+      let out = ''
+      child.stdout.on('data', (chunk) => (out += chunk))
+      child.on('error', reject)
+      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`load generator exited ${code}`))))
+    })
+  }
+
+  pgbenchLimit() {
+    const folder = this.app.makePath('../shared/bench')
+    if (!existsSync(`${folder}/limit.sql`)) {
+      this.logger.warning(`no pgbench workload at ${folder}; skipping the limit`)
+      return null
+    }
+    const admin = new URL(services.adminDatabaseUrl.href)
+    const connection = ['-h', admin.hostname, '-p', admin.port || '5432', '-U', decodeURIComponent(admin.username)]
+    execFileSync('dropdb', [...connection, '--if-exists', 'benchlimit'])
+    execFileSync('createdb', [...connection, 'benchlimit'])
+    execFileSync('psql', [...connection, '-q', '-d', 'benchlimit', '-f', `${folder}/limit-schema.sql`])
+    const output = execFileSync('pgbench', [...connection, '-n', '-d', 'benchlimit', '-f', `${folder}/limit.sql`, '-c', '16', '-j', '2', '-T', '15'], { encoding: 'utf8' })
+    const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1])
+    return Number.isFinite(tps) ? tps : null
+  }
+
+  async report(fixed: any, full: any, limit: number | null) {
+    const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`
+    const ratio = limit ? full.accepted_per_s / limit : null
+    const summary = {
+      date: new Date().toISOString(),
+      machine,
+      fixed_rate: fixed,
+      full_speed: full,
+      limit_tps: limit,
+      ratio_accepted_to_limit: ratio,
+      ratio_answered_to_limit: limit ? full.answered_per_s / limit : null,
+    }
+    this.ui
+      .table()
+      .head(['run', 'leads/s answered', 'accepted/s', 'p50 ms', 'p95 ms', 'p99 ms', 'statuses'])
+      .row([`fixed ${fixed.target_rate}/s`, fixed.answered_per_s.toFixed(0), fixed.accepted_per_s.toFixed(0), String(fixed.p50_ms), String(fixed.p95_ms), String(fixed.p99_ms), JSON.stringify(fixed.statuses)])
+      .row(['full speed', full.answered_per_s.toFixed(0), full.accepted_per_s.toFixed(0), String(full.p50_ms), String(full.p95_ms), String(full.p99_ms), JSON.stringify(full.statuses)])
+      .render()
+    this.logger.info(`raw-SQL limit (pgbench): ${limit?.toFixed(0) ?? 'n/a'} tx/s; app/limit = ${ratio?.toFixed(2) ?? 'n/a'} (accepted), ${summary.ratio_answered_to_limit?.toFixed(2) ?? 'n/a'} (all answers)`)
+    await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
+    await writeFile(this.app.makePath('tmp/bench/intake.json'), JSON.stringify(summary, null, 2))
+    this.logger.info('figures written to tmp/bench/intake.json')
+  }
+}
+
+async function waitFor(url: string) {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  throw new Error(`the app did not answer at ${url}`)
+}

@@ -1,0 +1,101 @@
+// The load generator for `npm run bench:intake`, run as its own process so it
+// does not share an event loop with the server it measures. Reads its plan as
+// JSON from argv[2] and prints its figures as one JSON line.
+import autocannon from 'autocannon'
+
+const plan = JSON.parse(process.argv[2])
+const sent = []
+let serial = 0
+
+/** ~80% valid, ~10% failing a rule (bad phone), ~10% duplicates of a lead already sent. */
+function nextLead() {
+  serial++
+  const publisher = plan.publishers[serial % plan.publishers.length]
+  const roll = serial % 10
+  if (roll === 9 && sent.length > 0) {
+    const earlier = sent[Math.floor(Math.random() * sent.length)]
+    return { publisher: earlier.publisher, body: earlier.body }
+  }
+  const n = `${process.pid}${serial}`.slice(-8).padStart(8, '1')
+  const body = {
+    publisher: publisher.slug,
+    contact: {
+      name: 'Jan Jansen',
+      email: `lead.${process.pid}.${serial}@example.nl`,
+      phone: roll === 8 ? '0612' : `+316${n}`,
+      postal_code: '1012 AB',
+      country: 'NL',
+    },
+    provenance: { source: 'facebook', campaign: 'bench', landing_page: 'https://energy.example/offer' },
+    consent: {
+      given: true,
+      text: 'I agree that Demo Energy may contact me about my energy contract.',
+      timestamp: new Date(Date.now() - 60_000).toISOString(),
+      ip: '203.0.113.9',
+    },
+    attributes: { age: 30 + (serial % 40), homeowner: serial % 2 === 0 },
+  }
+  const lead = { publisher, body: JSON.stringify(body) }
+  if (roll < 8 && sent.length < 5000) sent.push(lead)
+  return lead
+}
+
+function run(options) {
+  const latencies = []
+  const statuses = {}
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `${plan.baseUrl}/v1/leads`,
+        method: 'POST',
+        connections: options.connections,
+        duration: options.duration,
+        overallRate: options.rate,
+        requests: [
+          {
+            setupRequest(request) {
+              const lead = nextLead()
+              request.headers = {
+                'content-type': 'application/json',
+                authorization: `Bearer ${lead.publisher.key}`,
+              }
+              request.body = lead.body
+              return request
+            },
+          },
+        ],
+      },
+      (error, result) => {
+        if (error) return reject(error)
+        latencies.sort((a, b) => a - b)
+        const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? null
+        const seconds = result.duration
+        resolve({
+          mode: options.name,
+          connections: options.connections,
+          target_rate: options.rate ?? null,
+          duration_s: seconds,
+          requests: latencies.length,
+          statuses,
+          accepted_per_s: ((statuses['201'] ?? 0) / seconds),
+          answered_per_s: latencies.length / seconds,
+          p50_ms: pct(50),
+          p95_ms: pct(95),
+          p99_ms: pct(99),
+          errors: result.errors,
+          timeouts: result.timeouts,
+        })
+      }
+    )
+    instance.on('response', (_client, status, _bytes, responseTime) => {
+      statuses[status] = (statuses[status] ?? 0) + 1
+      latencies.push(responseTime)
+    })
+  })
+}
+
+const results = []
+for (const step of plan.steps) {
+  results.push(await run(step))
+}
+console.log(JSON.stringify(results))

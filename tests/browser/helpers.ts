@@ -1,0 +1,90 @@
+import type { Page } from 'playwright'
+import app from '@adonisjs/core/services/app'
+import User, { type Role } from '#models/user'
+import OperatorService from '#services/operator_service'
+import { mailTo } from '#tests/support/mailbox'
+import { unique } from '#tests/support/fixtures'
+
+export const PASSWORD = 'correct-horse-battery-staple'
+
+export async function createOperator() {
+  const operators = await app.container.make(OperatorService)
+  const { user } = await operators.create({
+    email: `${unique('operator')}@leadgate.test`,
+    password: PASSWORD,
+  })
+  return user
+}
+
+export async function createPortalUser(
+  role: Role,
+  owner: { publisherId?: string; buyerId?: string } = {}
+) {
+  return User.create({
+    email: `${unique(role)}@leadgate.test`,
+    password: PASSWORD,
+    role,
+    publisherId: owner.publisherId ?? null,
+    buyerId: owner.buyerId ?? null,
+    permissions: ['read'],
+  })
+}
+
+export async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto('/login')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
+/** The token as the invited publisher gets it: from the link in the e-mail the real SMTP server received. */
+export function invitationTokenFor(address: string) {
+  const [mail] = mailTo(address)
+  if (!mail) throw new Error(`No invitation e-mail reached ${address}`)
+  const body = mail.raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)))
+  const match = body.match(/\/invitations\/(inv_[A-Za-z0-9_-]{43})/)
+  if (!match) throw new Error(`The e-mail to ${address} holds no invitation link`)
+  return match[1]
+}
+
+/**
+ * Waits (up to 5 s) until an element matching `selector` shows `text`, whole
+ * or, with `contains`, in part. Japa's assertText/assertTextContains pass when
+ * the element never appears (their retry loop swallows the last timeout), so
+ * the suite asserts through Playwright's own waiting instead.
+ */
+export async function expectText(
+  page: Page,
+  selector: string,
+  text: string,
+  { contains = false } = {}
+) {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const hasText = contains ? text : new RegExp(`^\\s*${escaped}\\s*$`)
+  try {
+    await page
+      .locator(selector)
+      .filter({ hasText })
+      .first()
+      .waitFor({ state: 'visible', timeout: 5000 })
+  } catch {
+    const found = await page.locator(selector).allInnerTexts()
+    throw new Error(
+      `Expected ${selector} to ${contains ? 'contain' : 'read'} "${text}" on ${page.url()}; found ${JSON.stringify(found)}`
+    )
+  }
+}
+
+/** Reads the whole page once it has rendered `selector`; for "must not show" checks. */
+export async function pageText(page: Page, selector = 'main h1') {
+  await page.locator(selector).first().waitFor({ state: 'visible', timeout: 5000 })
+  return page.locator('body').innerText()
+}
+
+export async function acceptInvitation(page: Page, password = PASSWORD, confirmation = password) {
+  await page.getByLabel('Password (at least 12 characters)').fill(password)
+  await page.getByLabel('Repeat the password').fill(confirmation)
+  await page.getByRole('button', { name: 'Set password and open the portal' }).click()
+}

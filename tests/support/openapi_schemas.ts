@@ -1,0 +1,46 @@
+import { createRequire } from 'node:module'
+
+/**
+ * JSON Schema 2020-12 checks over the OpenAPI document, with the Ajv that
+ * @seriousme/openapi-schema-validator brings (the project's own `ajv` is v6,
+ * which knows no 2020-12).
+ */
+const requireFromValidator = createRequire(import.meta.resolve('@seriousme/openapi-schema-validator'))
+const Ajv2020 = requireFromValidator('ajv/dist/2020.js').default
+
+const DOCUMENT_ID = 'urn:leadgate:openapi'
+
+/** The formats the document may use; strict mode refuses any other. */
+const FORMATS = {
+  'uuid': /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
+  'email': /^[^\s@]+@[^\s@]+$/,
+  'uri': /^[a-z][a-z0-9+.-]*:\S+$/i,
+  'uri-reference': true,
+}
+
+export type SchemaCheck = ((data: unknown) => boolean) & { errors?: unknown[] | null }
+
+/** Escapes one JSON Pointer segment (RFC 6901) for use in a URI fragment. */
+export function pointerTo(...segments: string[]) {
+  return segments.map((segment) => `/${encodeURIComponent(segment.replaceAll('~', '~0').replaceAll('/', '~1'))}`).join('')
+}
+
+export function schemaChecker(document: object) {
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true, formats: FORMATS })
+  // The document's own fields are not schema keywords; strict mode would refuse them at the root.
+  ajv.addVocabulary(Object.keys(document))
+  ajv.addSchema(document, DOCUMENT_ID)
+  return {
+    /** Compiles the schema at a JSON pointer of the document; throws on an invalid schema or a dangling $ref. */
+    compile(pointer: string): SchemaCheck {
+      const check = ajv.getSchema(`${DOCUMENT_ID}#${pointer}`)
+      if (!check) throw new Error(`No schema at ${pointer}`)
+      return check
+    },
+    /** Errors of a schema against the JSON Schema 2020-12 meta-schema. */
+    metaSchemaErrors(schema: unknown) {
+      return ajv.validateSchema(schema) ? [] : ajv.errors
+    },
+  }
+}
