@@ -70,6 +70,10 @@ export default defineConfig({
       pattern: 'public/**',
       reloadServer: false,
     },
+    {
+      pattern: 'database/audit/*.sql',
+      reloadServer: false,
+    },
   ],
 
   hooks: {

@@ -40,4 +40,12 @@ export default await Env.create(new URL('../', import.meta.url), {
   API_RATE_LIMIT: Env.schema.number.optional(),
   API_RATE_WINDOW: Env.schema.string.optional(),
   OAUTH_TOKEN_TTL_SECONDS: Env.schema.number.optional(),
+
+  /*
+  |----------------------------------------------------------
+  | Lead intake
+  |----------------------------------------------------------
+  */
+  INTAKE_CONSENT_MAX_AGE_DAYS: Env.schema.number.optional(),
+  INTAKE_CONSENT_CLOCK_SKEW_SECONDS: Env.schema.number.optional(),
 })

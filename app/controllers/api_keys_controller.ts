@@ -1,5 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
+import { pageValidator } from '#validators/pagination'
+import { paginate, pageToJson } from '#services/cursor_pagination'
 import ApiKeyService from '#services/api_key_service'
 import { createApiKeyValidator } from '#validators/api_key'
 import { credentialScopeToJson } from '#transformers/credential_transformer'
@@ -15,10 +17,10 @@ export default class ApiKeysController {
     return response.created({ ...credentialScopeToJson(apiKey), hint: apiKey.hint, key: secret })
   }
 
-  async index({ principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer }: HttpContext) {
     await bouncer.with('CredentialPolicy').authorize('viewList')
-    const keys = await this.apiKeys.list(principal)
-    return { data: keys.map((key) => ({ ...credentialScopeToJson(key), hint: key.hint })), next_cursor: null }
+    const page = await paginate(this.apiKeys.visibleTo(principal), await pageValidator.validate(request.qs()))
+    return pageToJson(page, (key) => ({ ...credentialScopeToJson(key), hint: key.hint }))
   }
 
   async destroy({ params, response, principal, bouncer }: HttpContext) {

@@ -1,5 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
+import { pageValidator } from '#validators/pagination'
+import { paginate, pageToJson } from '#services/cursor_pagination'
 import OauthClientService from '#services/oauth_client_service'
 import { createOauthClientValidator } from '#validators/oauth_client'
 import { credentialScopeToJson } from '#transformers/credential_transformer'
@@ -15,10 +17,10 @@ export default class OauthClientsController {
     return response.created({ ...credentialScopeToJson(client), client_id: client.clientId, client_secret: clientSecret })
   }
 
-  async index({ principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer }: HttpContext) {
     await bouncer.with('CredentialPolicy').authorize('viewList')
-    const clients = await this.clients.list(principal)
-    return { data: clients.map((client) => ({ ...credentialScopeToJson(client), client_id: client.clientId })), next_cursor: null }
+    const page = await paginate(this.clients.visibleTo(principal), await pageValidator.validate(request.qs()))
+    return pageToJson(page, (client) => ({ ...credentialScopeToJson(client), client_id: client.clientId }))
   }
 
   async destroy({ params, response, principal, bouncer }: HttpContext) {

@@ -1,5 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
+import { pageValidator } from '#validators/pagination'
+import { paginate, pageToJson } from '#services/cursor_pagination'
 import UserService from '#services/user_service'
 import { userToJson } from '#transformers/user_transformer'
 import { createUserValidator, updateUserValidator } from '#validators/user'
@@ -14,10 +16,10 @@ export default class UsersController {
     return response.created(userToJson(await this.users.create(principal, input)))
   }
 
-  async index({ principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer }: HttpContext) {
     await bouncer.with('UserPolicy').authorize('viewList')
-    const users = await this.users.visibleTo(principal).orderBy('id', 'desc')
-    return { data: users.map(userToJson), next_cursor: null }
+    const page = await paginate(this.users.visibleTo(principal), await pageValidator.validate(request.qs()))
+    return pageToJson(page, userToJson)
   }
 
   async update({ params, request, principal, bouncer }: HttpContext) {

@@ -89,12 +89,14 @@ const schemas = {
     },
   },
   QualityCriterion: {
+    type: 'object',
     $ref: '#/components/schemas/AudienceCriterion',
     properties: { action: ref('RuleAction') },
     unevaluatedProperties: false,
     description: 'A target-audience rule: the criterion, and what happens to a lead outside it.',
   },
   RoutingCriterion: {
+    type: 'object',
     $ref: '#/components/schemas/AudienceCriterion',
     unevaluatedProperties: false,
     description: 'A lead that fails it is only not routed to this buyer.',
@@ -131,7 +133,7 @@ const schemas = {
     { description: 'Every key is optional and a missing key means its default, so `{}` is a complete document.' }
   ),
 
-  BuyerCreate: strictObject({ name: { nullable: true, type: 'string' }, contact_email: ref('Email') }, ['name', 'contact_email']),
+  BuyerCreate: strictObject({ name: ref('Name'), contact_email: ref('Email') }, ['name', 'contact_email']),
   Buyer: record({
     id: ref('Id'),
     name: ref('Name'),

@@ -82,8 +82,9 @@ const schemas = {
       attributes: ref('Attributes'),
     },
   },
-  LeadSubmission: { $ref: '#/components/schemas/LeadFields', required: ['publisher'], unevaluatedProperties: false },
+  LeadSubmission: { type: 'object', $ref: '#/components/schemas/LeadFields', required: ['publisher'], unevaluatedProperties: false },
   RequestSubmission: {
+    type: 'object',
     $ref: '#/components/schemas/LeadFields',
     unevaluatedProperties: false,
     description: 'As a lead; `publisher` may be left out with a publisher key (it is the key\'s publisher).',

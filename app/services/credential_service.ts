@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
+import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import type Principal from '#auth/principal'
 import type ApiKey from '#models/api_key'
 import type OauthClient from '#models/oauth_client'
@@ -19,21 +20,17 @@ export default abstract class CredentialService<Model extends CredentialModel> {
   protected abstract accessLog: AccessLogService
 
   visibleTo(principal: Principal) {
-    const query = this.model.query() as ReturnType<Model['query']>
+    const query = this.model.query() as unknown as ModelQueryBuilderContract<Model, InstanceType<Model>>
     if (!principal.isOperator) {
       query.where('publisher_id', principal.publisherId ?? NO_PUBLISHER)
     }
     return query
   }
 
-  async list(principal: Principal) {
-    return (await this.visibleTo(principal).orderBy('id', 'desc')) as InstanceType<Model>[]
-  }
-
   async findVisible(principal: Principal, id: string) {
     const credential = await this.visibleTo(principal).where('id', id).first()
     if (!credential) throw ApiProblem.notFound(this.subjectType.replace('_', ' '))
-    return credential as InstanceType<Model>
+    return credential
   }
 
   /** Takes effect on the next request: every request reads the credential from Postgres. */

@@ -63,7 +63,8 @@ export default class DatabaseSetupService {
     const admin = new pg.Client({ connectionString: url.href })
     await admin.connect()
     const folder = app.makePath('database/audit')
-    const files = (await readdir(folder)).filter((file) => /^\d+_.+\.sql$/.test(file)).sort()
+    const listing = await readdir(folder)
+    const files = listing.filter((file) => /^\d+_.+\.sql$/.test(file)).sort()
     const applied: string[] = []
     try {
       for (const file of files) {

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import router from '@adonisjs/core/services/router'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { pointerTo, schemaChecker } from '#tests/support/openapi_schemas'
+import { createKey, createPublisher, leadBody, livePublisher, operatorKey, unique } from '#tests/support/fixtures'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const
 
@@ -243,5 +245,133 @@ test.group('OpenAPI / conventions', () => {
     assert.includeMembers(fields('Checkpoint'), ['origin', 'size', 'root', 'signature', 'key_id'])
     assert.includeMembers(fields('WebhookEndpointCreate'), ['url', 'events', 'description', 'publisher_id', 'buyer_id'])
     assert.includeMembers(fields('WebhookEndpointUpdate'), ['url', 'events', 'status'])
+  })
+})
+
+/**
+ * The document describes what the API really answers: real responses are
+ * validated against the documented schema for their status and media type.
+ */
+async function conformance(client: any) {
+  const document = await fetchDocument(client)
+  const checker = schemaChecker(document)
+  return (response: any, method: string, path: string) => {
+    const status = String(response.status())
+    const mediaType = String(response.header('content-type') ?? '').split(';')[0]
+    const operation = document.paths[path]?.[method.toLowerCase()]
+    const where = `${method} ${path} → ${status} ${mediaType}`
+    if (!operation?.responses[status]) throw new Error(`${where}: this status is not documented`)
+
+    const answer = operation.responses[status]
+    const base = answer.$ref ? answer.$ref.slice(2).split('/') : ['paths', path, method.toLowerCase(), 'responses', status]
+    const content = resolve(document, answer).content
+    if (!content) {
+      if (response.text()) throw new Error(`${where}: documented without a body, but one came`)
+      return
+    }
+    if (!content[mediaType]) throw new Error(`${where}: media type not documented`)
+    const check = checker.compile(pointerTo(...base, 'content', mediaType, 'schema'))
+    if (!check(response.body())) {
+      throw new Error(`${where}: ${JSON.stringify(check.errors, null, 2)}\n${JSON.stringify(response.body(), null, 2)}`)
+    }
+  }
+}
+
+test.group('OpenAPI / answers match the document', () => {
+  test('catalogue answers', async ({ client }) => {
+    const conforms = await conformance(client)
+    const key = await operatorKey()
+
+    const label = await client.post('/v1/labels').bearerToken(key).json({ slug: unique('lbl'), name: 'Label', branding: { primary_color: '#112233' } })
+    conforms(label, 'POST', '/v1/labels')
+    conforms(await client.get(`/v1/labels/${label.body().id}`).bearerToken(key), 'GET', '/v1/labels/{id}')
+    conforms(await client.get('/v1/labels').bearerToken(key), 'GET', '/v1/labels')
+
+    const publisher = await client.post('/v1/publishers').bearerToken(key)
+      .json({ slug: unique('pub'), name: 'Publisher', contact_email: 'p@publisher.example', label: label.body().slug })
+    conforms(publisher, 'POST', '/v1/publishers')
+    const publisherId = publisher.body().id
+    conforms(await client.get('/v1/publishers').bearerToken(key), 'GET', '/v1/publishers')
+    conforms(await client.get(`/v1/publishers/${publisherId}`).bearerToken(key), 'GET', '/v1/publishers/{id}')
+    conforms(await client.patch(`/v1/publishers/${publisherId}`).bearerToken(key).json({ delivery_methods: ['api'] }), 'PATCH', '/v1/publishers/{id}')
+    const rules = { required_fields: ['contact.email'], consent: { required: true, action: 'reject' }, target_audience: [{ field: 'attributes.age', op: 'between', value: [18, 80], action: 'flag' }] }
+    conforms(await client.put(`/v1/publishers/${publisherId}/quality-rules`).bearerToken(key).json(rules), 'PUT', '/v1/publishers/{id}/quality-rules')
+    conforms(await client.get(`/v1/publishers/${publisherId}/quality-rules`).bearerToken(key), 'GET', '/v1/publishers/{id}/quality-rules')
+
+    const buyer = await client.post('/v1/buyers').bearerToken(key).json({ name: 'Buyer', contact_email: 'b@buyer.example' })
+    conforms(buyer, 'POST', '/v1/buyers')
+    conforms(await client.get(`/v1/buyers/${buyer.body().id}`).bearerToken(key), 'GET', '/v1/buyers/{id}')
+    conforms(await client.get('/v1/buyers').bearerToken(key), 'GET', '/v1/buyers')
+
+    const rule = await client.post('/v1/routing-rules').bearerToken(key).json({
+      buyer_id: buyer.body().id, labels: [label.body().slug], publishers: [publisherId], price_cents: 2500, payout_cents: 1500, currency: 'EUR',
+      criteria: [{ field: 'attributes.homeowner', op: 'eq', value: true }], caps: { daily: 10 },
+      schedule: { timezone: 'Europe/Amsterdam', windows: [{ days: ['mon'], from: '09:00', to: '17:00' }] },
+    })
+    conforms(rule, 'POST', '/v1/routing-rules')
+    conforms(await client.get(`/v1/routing-rules/${rule.body().id}`).bearerToken(key), 'GET', '/v1/routing-rules/{id}')
+    conforms(await client.patch(`/v1/routing-rules/${rule.body().id}`).bearerToken(key).json({ schedule: null, enabled: false }), 'PATCH', '/v1/routing-rules/{id}')
+    conforms(await client.get('/v1/routing-rules').bearerToken(key), 'GET', '/v1/routing-rules')
+    conforms(await client.delete(`/v1/routing-rules/${rule.body().id}`).bearerToken(key), 'DELETE', '/v1/routing-rules/{id}')
+  })
+
+  test('credential and user answers', async ({ client }) => {
+    const conforms = await conformance(client)
+    const key = await operatorKey()
+    const publisher = await createPublisher()
+
+    const apiKey = await client.post('/v1/api-keys').bearerToken(key).json({ name: 'k', publisher_id: publisher.id, permissions: ['read'], environment: 'live', allowed_ips: ['127.0.0.1'] })
+    conforms(apiKey, 'POST', '/v1/api-keys')
+    conforms(await client.get('/v1/api-keys').bearerToken(key), 'GET', '/v1/api-keys')
+    conforms(await client.delete(`/v1/api-keys/${apiKey.body().id}`).bearerToken(key), 'DELETE', '/v1/api-keys/{id}')
+
+    const oauthClient = await client.post('/v1/oauth-clients').bearerToken(key).json({ name: 'c', permissions: ['read', 'submit'], environment: 'sandbox' })
+    conforms(oauthClient, 'POST', '/v1/oauth-clients')
+    conforms(await client.get('/v1/oauth-clients').bearerToken(key), 'GET', '/v1/oauth-clients')
+    const token = await client.post('/v1/oauth/token')
+      .form({ grant_type: 'client_credentials', client_id: oauthClient.body().client_id, client_secret: oauthClient.body().client_secret, scope: 'read' })
+    conforms(token, 'POST', '/v1/oauth/token')
+    conforms(await client.post('/v1/oauth/token').form({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'x' }), 'POST', '/v1/oauth/token')
+    conforms(await client.delete(`/v1/oauth-clients/${oauthClient.body().id}`).bearerToken(key), 'DELETE', '/v1/oauth-clients/{id}')
+
+    const user = await client.post('/v1/users').bearerToken(key)
+      .json({ email: `${unique('u')}@publisher.example`, password: 'a-long-enough-password', role: 'publisher_user', publisher_id: publisher.id, permissions: ['read'] })
+    conforms(user, 'POST', '/v1/users')
+    conforms(await client.get('/v1/users').bearerToken(key), 'GET', '/v1/users')
+    conforms(await client.patch(`/v1/users/${user.body().id}`).bearerToken(key).json({ disabled: true }), 'PATCH', '/v1/users/{id}')
+  })
+
+  test('lead, request and audit answers', async ({ client }) => {
+    const conforms = await conformance(client)
+    const { publisher, key } = await livePublisher({ target_audience: [{ field: 'attributes.age', op: 'gte', value: 18, action: 'reject' }] })
+
+    const accepted = await client.post('/v1/leads').bearerToken(key).header('idempotency-key', unique('idem')).json(leadBody(publisher.slug, { attributes: { age: 40 } }))
+    conforms(accepted, 'POST', '/v1/leads')
+    const rejected = await client.post('/v1/leads').bearerToken(key).json(leadBody(publisher.slug, { attributes: { age: 12 } }))
+    conforms(rejected, 'POST', '/v1/leads')
+    conforms(await client.post('/v1/leads').bearerToken(key).json({ publisher: publisher.slug }), 'POST', '/v1/leads')
+
+    const leadId = accepted.body().id
+    conforms(await client.get(`/v1/leads/${leadId}`).bearerToken(key), 'GET', '/v1/leads/{id}')
+    conforms(await client.get('/v1/leads').bearerToken(key).qs({ status: 'accepted', limit: 5 }), 'GET', '/v1/leads')
+
+    const request = await client.post('/v1/requests').bearerToken(key).json({ ...leadBody(publisher.slug, { attributes: { age: 30 } }), publisher: undefined })
+    conforms(request, 'POST', '/v1/requests')
+    conforms(await client.get(`/v1/requests/${request.body().id}`).bearerToken(key), 'GET', '/v1/requests/{id}')
+
+    conforms(await client.get('/v1/audit-logs').bearerToken(key).qs({ lead_id: leadId, format: 'json' }), 'GET', '/v1/audit-logs')
+    conforms(await client.get('/v1/audit-logs/verify').bearerToken(key).qs({ lead_id: leadId }), 'GET', '/v1/audit-logs/verify')
+  })
+
+  test('problem answers', async ({ client }) => {
+    const conforms = await conformance(client)
+    const key = await operatorKey()
+    conforms(await client.get(`/v1/publishers/${randomUUID()}`).bearerToken(key), 'GET', '/v1/publishers/{id}')
+    conforms(await client.post('/v1/labels').bearerToken(key).json({ slug: 'Not A Slug', name: 'x' }), 'POST', '/v1/labels')
+    conforms(await client.post('/v1/labels').bearerToken(key).unsafeJson('{"a":'), 'POST', '/v1/labels')
+    conforms(await client.post('/v1/labels').bearerToken(key).type('text/plain').unsafeJson('slug'), 'POST', '/v1/labels')
+    conforms(await client.get('/v1/labels'), 'GET', '/v1/labels')
+    const readOnly = await createKey({ permissions: ['read'] })
+    conforms(await client.post('/v1/buyers').bearerToken(readOnly.secret).json({ name: 'x', contact_email: 'x@y.example' }), 'POST', '/v1/buyers')
   })
 })

@@ -28,6 +28,8 @@ export function pointerTo(...segments: string[]) {
 
 export function schemaChecker(document: object) {
   const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true, formats: FORMATS })
+  // Ajv understands OpenAPI 3.0's `nullable`; JSON Schema 2020-12 does not, so refuse it.
+  ajv.removeKeyword('nullable')
   // The document's own fields are not schema keywords; strict mode would refuse them at the root.
   ajv.addVocabulary(Object.keys(document))
   ajv.addSchema(document, DOCUMENT_ID)

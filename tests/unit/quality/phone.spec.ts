@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import { evaluate, lead, reasonsOf } from '#tests/unit/quality/lead_builder'
 
 test.group('Quality rules / phone', () => {
-  test("national numbers become E.164 in the contact's country")
+  test('{country} number {phone} becomes {e164}')
     .with([
       { country: 'NL', phone: '06 12345678', e164: '+31612345678' },
       { country: 'NL', phone: '020-1234567', e164: '+31201234567' },

@@ -2,7 +2,7 @@ import { test } from '@japa/runner'
 import { evaluate, lead, reasonsOf } from '#tests/unit/quality/lead_builder'
 
 test.group('Quality rules / postal code', () => {
-  test('valid codes pass and are normalised')
+  test('{country} postal code {code} is valid and reads {normalised}')
     .with([
       { country: 'NL', code: '1012ab', normalised: '1012 AB' },
       { country: 'NL', code: '1012 AB', normalised: '1012 AB' },
@@ -20,7 +20,7 @@ test.group('Quality rules / postal code', () => {
       assert.equal(result.normalised.postal_code, row.normalised)
     })
 
-  test('invalid codes are invalid_postal_code')
+  test('{country} postal code {code} is invalid_postal_code')
     .with([
       { country: 'NL', code: '101 AB' },
       { country: 'NL', code: 'ABCD 12' },
