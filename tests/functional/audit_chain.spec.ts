@@ -1,14 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
-import pg from 'pg'
 import { uuidv7 } from 'uuidv7'
 import db from '@adonisjs/lucid/services/db'
-import services from '#config/services'
 import AuditChainService, {
   GENESIS_HASH,
   entryHash,
   type NewEntry,
 } from '#services/audit_chain_service'
+import { asAdmin, tamperAudit } from '#tests/support/admin_db'
 
 const audit = new AuditChainService()
 const PUBLISHER = randomUUID()
@@ -59,30 +58,7 @@ async function trail() {
   return leadId
 }
 
-/** The administrative connection to the test database: the audit schema's side of the fence. */
-async function asAdmin<T>(work: (client: pg.Client) => Promise<T>) {
-  const url = new URL(services.adminDatabaseUrl.href)
-  url.pathname = `/${services.databaseName}`
-  const client = new pg.Client({ connectionString: url.href })
-  await client.connect()
-  try {
-    return await work(client)
-  } finally {
-    await client.end()
-  }
-}
-
-/** Tampering as the table owner: triggers off, one statement, triggers on, in one transaction. */
-function tamper(sql: string, params: unknown[]) {
-  return asAdmin(async (client) => {
-    await client.query('BEGIN')
-    await client.query('SET LOCAL ROLE leadgate_audit')
-    await client.query('ALTER TABLE audit.entries DISABLE TRIGGER USER')
-    await client.query(sql, params)
-    await client.query('ALTER TABLE audit.entries ENABLE TRIGGER USER')
-    await client.query('COMMIT')
-  })
-}
+const tamper = (sql: string, params: unknown[]) => tamperAudit(sql, params)
 
 async function isValid(leadId: string) {
   const verification = await audit.verify(leadId)

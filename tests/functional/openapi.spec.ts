@@ -255,8 +255,9 @@ test.group('OpenAPI / conventions', () => {
 async function conformance(client: any) {
   const document = await fetchDocument(client)
   const checker = schemaChecker(document)
-  return (response: any, method: string, path: string) => {
+  return (response: any, method: string, path: string, expected: number) => {
     const status = String(response.status())
+    if (response.status() !== expected) throw new Error(`${method} ${path}: expected ${expected}, got ${status} ${response.text()}`)
     const mediaType = String(response.header('content-type') ?? '').split(';')[0]
     const operation = document.paths[path]?.[method.toLowerCase()]
     const where = `${method} ${path} → ${status} ${mediaType}`
@@ -283,36 +284,36 @@ test.group('OpenAPI / answers match the document', () => {
     const key = await operatorKey()
 
     const label = await client.post('/v1/labels').bearerToken(key).json({ slug: unique('lbl'), name: 'Label', branding: { primary_color: '#112233' } })
-    conforms(label, 'POST', '/v1/labels')
-    conforms(await client.get(`/v1/labels/${label.body().id}`).bearerToken(key), 'GET', '/v1/labels/{id}')
-    conforms(await client.get('/v1/labels').bearerToken(key), 'GET', '/v1/labels')
+    conforms(label, 'POST', '/v1/labels', 201)
+    conforms(await client.get(`/v1/labels/${label.body().id}`).bearerToken(key), 'GET', '/v1/labels/{id}', 200)
+    conforms(await client.get('/v1/labels').bearerToken(key), 'GET', '/v1/labels', 200)
 
     const publisher = await client.post('/v1/publishers').bearerToken(key)
       .json({ slug: unique('pub'), name: 'Publisher', contact_email: 'p@publisher.example', label: label.body().slug })
-    conforms(publisher, 'POST', '/v1/publishers')
+    conforms(publisher, 'POST', '/v1/publishers', 201)
     const publisherId = publisher.body().id
-    conforms(await client.get('/v1/publishers').bearerToken(key), 'GET', '/v1/publishers')
-    conforms(await client.get(`/v1/publishers/${publisherId}`).bearerToken(key), 'GET', '/v1/publishers/{id}')
-    conforms(await client.patch(`/v1/publishers/${publisherId}`).bearerToken(key).json({ delivery_methods: ['api'] }), 'PATCH', '/v1/publishers/{id}')
+    conforms(await client.get('/v1/publishers').bearerToken(key), 'GET', '/v1/publishers', 200)
+    conforms(await client.get(`/v1/publishers/${publisherId}`).bearerToken(key), 'GET', '/v1/publishers/{id}', 200)
+    conforms(await client.patch(`/v1/publishers/${publisherId}`).bearerToken(key).json({ delivery_methods: ['api'] }), 'PATCH', '/v1/publishers/{id}', 200)
     const rules = { required_fields: ['contact.email'], consent: { required: true, action: 'reject' }, target_audience: [{ field: 'attributes.age', op: 'between', value: [18, 80], action: 'flag' }] }
-    conforms(await client.put(`/v1/publishers/${publisherId}/quality-rules`).bearerToken(key).json(rules), 'PUT', '/v1/publishers/{id}/quality-rules')
-    conforms(await client.get(`/v1/publishers/${publisherId}/quality-rules`).bearerToken(key), 'GET', '/v1/publishers/{id}/quality-rules')
+    conforms(await client.put(`/v1/publishers/${publisherId}/quality-rules`).bearerToken(key).json(rules), 'PUT', '/v1/publishers/{id}/quality-rules', 200)
+    conforms(await client.get(`/v1/publishers/${publisherId}/quality-rules`).bearerToken(key), 'GET', '/v1/publishers/{id}/quality-rules', 200)
 
     const buyer = await client.post('/v1/buyers').bearerToken(key).json({ name: 'Buyer', contact_email: 'b@buyer.example' })
-    conforms(buyer, 'POST', '/v1/buyers')
-    conforms(await client.get(`/v1/buyers/${buyer.body().id}`).bearerToken(key), 'GET', '/v1/buyers/{id}')
-    conforms(await client.get('/v1/buyers').bearerToken(key), 'GET', '/v1/buyers')
+    conforms(buyer, 'POST', '/v1/buyers', 201)
+    conforms(await client.get(`/v1/buyers/${buyer.body().id}`).bearerToken(key), 'GET', '/v1/buyers/{id}', 200)
+    conforms(await client.get('/v1/buyers').bearerToken(key), 'GET', '/v1/buyers', 200)
 
     const rule = await client.post('/v1/routing-rules').bearerToken(key).json({
       buyer_id: buyer.body().id, labels: [label.body().slug], publishers: [publisherId], price_cents: 2500, payout_cents: 1500, currency: 'EUR',
       criteria: [{ field: 'attributes.homeowner', op: 'eq', value: true }], caps: { daily: 10 },
       schedule: { timezone: 'Europe/Amsterdam', windows: [{ days: ['mon'], from: '09:00', to: '17:00' }] },
     })
-    conforms(rule, 'POST', '/v1/routing-rules')
-    conforms(await client.get(`/v1/routing-rules/${rule.body().id}`).bearerToken(key), 'GET', '/v1/routing-rules/{id}')
-    conforms(await client.patch(`/v1/routing-rules/${rule.body().id}`).bearerToken(key).json({ schedule: null, enabled: false }), 'PATCH', '/v1/routing-rules/{id}')
-    conforms(await client.get('/v1/routing-rules').bearerToken(key), 'GET', '/v1/routing-rules')
-    conforms(await client.delete(`/v1/routing-rules/${rule.body().id}`).bearerToken(key), 'DELETE', '/v1/routing-rules/{id}')
+    conforms(rule, 'POST', '/v1/routing-rules', 201)
+    conforms(await client.get(`/v1/routing-rules/${rule.body().id}`).bearerToken(key), 'GET', '/v1/routing-rules/{id}', 200)
+    conforms(await client.patch(`/v1/routing-rules/${rule.body().id}`).bearerToken(key).json({ schedule: null, enabled: false }), 'PATCH', '/v1/routing-rules/{id}', 200)
+    conforms(await client.get('/v1/routing-rules').bearerToken(key), 'GET', '/v1/routing-rules', 200)
+    conforms(await client.delete(`/v1/routing-rules/${rule.body().id}`).bearerToken(key), 'DELETE', '/v1/routing-rules/{id}', 204)
   })
 
   test('credential and user answers', async ({ client }) => {
@@ -321,24 +322,24 @@ test.group('OpenAPI / answers match the document', () => {
     const publisher = await createPublisher()
 
     const apiKey = await client.post('/v1/api-keys').bearerToken(key).json({ name: 'k', publisher_id: publisher.id, permissions: ['read'], environment: 'live', allowed_ips: ['127.0.0.1'] })
-    conforms(apiKey, 'POST', '/v1/api-keys')
-    conforms(await client.get('/v1/api-keys').bearerToken(key), 'GET', '/v1/api-keys')
-    conforms(await client.delete(`/v1/api-keys/${apiKey.body().id}`).bearerToken(key), 'DELETE', '/v1/api-keys/{id}')
+    conforms(apiKey, 'POST', '/v1/api-keys', 201)
+    conforms(await client.get('/v1/api-keys').bearerToken(key), 'GET', '/v1/api-keys', 200)
+    conforms(await client.delete(`/v1/api-keys/${apiKey.body().id}`).bearerToken(key), 'DELETE', '/v1/api-keys/{id}', 204)
 
     const oauthClient = await client.post('/v1/oauth-clients').bearerToken(key).json({ name: 'c', permissions: ['read', 'submit'], environment: 'sandbox' })
-    conforms(oauthClient, 'POST', '/v1/oauth-clients')
-    conforms(await client.get('/v1/oauth-clients').bearerToken(key), 'GET', '/v1/oauth-clients')
+    conforms(oauthClient, 'POST', '/v1/oauth-clients', 201)
+    conforms(await client.get('/v1/oauth-clients').bearerToken(key), 'GET', '/v1/oauth-clients', 200)
     const token = await client.post('/v1/oauth/token')
       .form({ grant_type: 'client_credentials', client_id: oauthClient.body().client_id, client_secret: oauthClient.body().client_secret, scope: 'read' })
-    conforms(token, 'POST', '/v1/oauth/token')
-    conforms(await client.post('/v1/oauth/token').form({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'x' }), 'POST', '/v1/oauth/token')
-    conforms(await client.delete(`/v1/oauth-clients/${oauthClient.body().id}`).bearerToken(key), 'DELETE', '/v1/oauth-clients/{id}')
+    conforms(token, 'POST', '/v1/oauth/token', 200)
+    conforms(await client.post('/v1/oauth/token').form({ grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'x' }), 'POST', '/v1/oauth/token', 400)
+    conforms(await client.delete(`/v1/oauth-clients/${oauthClient.body().id}`).bearerToken(key), 'DELETE', '/v1/oauth-clients/{id}', 204)
 
     const user = await client.post('/v1/users').bearerToken(key)
       .json({ email: `${unique('u')}@publisher.example`, password: 'a-long-enough-password', role: 'publisher_user', publisher_id: publisher.id, permissions: ['read'] })
-    conforms(user, 'POST', '/v1/users')
-    conforms(await client.get('/v1/users').bearerToken(key), 'GET', '/v1/users')
-    conforms(await client.patch(`/v1/users/${user.body().id}`).bearerToken(key).json({ disabled: true }), 'PATCH', '/v1/users/{id}')
+    conforms(user, 'POST', '/v1/users', 201)
+    conforms(await client.get('/v1/users').bearerToken(key), 'GET', '/v1/users', 200)
+    conforms(await client.patch(`/v1/users/${user.body().id}`).bearerToken(key).json({ disabled: true }), 'PATCH', '/v1/users/{id}', 200)
   })
 
   test('lead, request and audit answers', async ({ client }) => {
@@ -346,32 +347,32 @@ test.group('OpenAPI / answers match the document', () => {
     const { publisher, key } = await livePublisher({ target_audience: [{ field: 'attributes.age', op: 'gte', value: 18, action: 'reject' }] })
 
     const accepted = await client.post('/v1/leads').bearerToken(key).header('idempotency-key', unique('idem')).json(leadBody(publisher.slug, { attributes: { age: 40 } }))
-    conforms(accepted, 'POST', '/v1/leads')
+    conforms(accepted, 'POST', '/v1/leads', 201)
     const rejected = await client.post('/v1/leads').bearerToken(key).json(leadBody(publisher.slug, { attributes: { age: 12 } }))
-    conforms(rejected, 'POST', '/v1/leads')
-    conforms(await client.post('/v1/leads').bearerToken(key).json({ publisher: publisher.slug }), 'POST', '/v1/leads')
+    conforms(rejected, 'POST', '/v1/leads', 422)
+    conforms(await client.post('/v1/leads').bearerToken(key).json({ publisher: publisher.slug }), 'POST', '/v1/leads', 422)
 
     const leadId = accepted.body().id
-    conforms(await client.get(`/v1/leads/${leadId}`).bearerToken(key), 'GET', '/v1/leads/{id}')
-    conforms(await client.get('/v1/leads').bearerToken(key).qs({ status: 'accepted', limit: 5 }), 'GET', '/v1/leads')
+    conforms(await client.get(`/v1/leads/${leadId}`).bearerToken(key), 'GET', '/v1/leads/{id}', 200)
+    conforms(await client.get('/v1/leads').bearerToken(key).qs({ status: 'accepted', limit: 5 }), 'GET', '/v1/leads', 200)
 
     const request = await client.post('/v1/requests').bearerToken(key).json({ ...leadBody(publisher.slug, { attributes: { age: 30 } }), publisher: undefined })
-    conforms(request, 'POST', '/v1/requests')
-    conforms(await client.get(`/v1/requests/${request.body().id}`).bearerToken(key), 'GET', '/v1/requests/{id}')
+    conforms(request, 'POST', '/v1/requests', 201)
+    conforms(await client.get(`/v1/requests/${request.body().id}`).bearerToken(key), 'GET', '/v1/requests/{id}', 200)
 
-    conforms(await client.get('/v1/audit-logs').bearerToken(key).qs({ lead_id: leadId, format: 'json' }), 'GET', '/v1/audit-logs')
-    conforms(await client.get('/v1/audit-logs/verify').bearerToken(key).qs({ lead_id: leadId }), 'GET', '/v1/audit-logs/verify')
+    conforms(await client.get('/v1/audit-logs').bearerToken(key).qs({ lead_id: leadId, format: 'json' }), 'GET', '/v1/audit-logs', 200)
+    conforms(await client.get('/v1/audit-logs/verify').bearerToken(key).qs({ lead_id: leadId }), 'GET', '/v1/audit-logs/verify', 200)
   })
 
   test('problem answers', async ({ client }) => {
     const conforms = await conformance(client)
     const key = await operatorKey()
-    conforms(await client.get(`/v1/publishers/${randomUUID()}`).bearerToken(key), 'GET', '/v1/publishers/{id}')
-    conforms(await client.post('/v1/labels').bearerToken(key).json({ slug: 'Not A Slug', name: 'x' }), 'POST', '/v1/labels')
-    conforms(await client.post('/v1/labels').bearerToken(key).unsafeJson('{"a":'), 'POST', '/v1/labels')
-    conforms(await client.post('/v1/labels').bearerToken(key).type('text/plain').unsafeJson('slug'), 'POST', '/v1/labels')
-    conforms(await client.get('/v1/labels'), 'GET', '/v1/labels')
+    conforms(await client.get(`/v1/publishers/${randomUUID()}`).bearerToken(key), 'GET', '/v1/publishers/{id}', 404)
+    conforms(await client.post('/v1/labels').bearerToken(key).json({ slug: 'Not A Slug', name: 'x' }), 'POST', '/v1/labels', 422)
+    conforms(await client.post('/v1/labels').bearerToken(key).unsafeJson('{"a":'), 'POST', '/v1/labels', 400)
+    conforms(await client.post('/v1/labels').bearerToken(key).unsafeJson('slug').type('text/plain'), 'POST', '/v1/labels', 415)
+    conforms(await client.get('/v1/labels'), 'GET', '/v1/labels', 401)
     const readOnly = await createKey({ permissions: ['read'] })
-    conforms(await client.post('/v1/buyers').bearerToken(readOnly.secret).json({ name: 'x', contact_email: 'x@y.example' }), 'POST', '/v1/buyers')
+    conforms(await client.post('/v1/buyers').bearerToken(readOnly.secret).json({ name: 'x', contact_email: 'x@y.example' }), 'POST', '/v1/buyers', 403)
   })
 })
