@@ -7,6 +7,9 @@ export default defineConfig({
     vue(),
     adonisjs({ entryPoints: ['inertia/app.ts'], reload: ['resources/views/**/*.edge'] }),
   ],
+  // Test runs serve assets through the same middleware but need no live reload; without a
+  // WebSocket, parallel runs do not fight over the HMR port or reach each other's server.
+  server: process.env.NODE_ENV === 'test' ? { hmr: false, ws: false } : {},
   resolve: {
     alias: {
       '~/': `${import.meta.dirname}/inertia/`,

@@ -10,8 +10,8 @@ export default class AppPrepare extends BaseCommand {
   static description = 'Check Postgres and Redis, create and migrate the database, seed the demo world'
   static options: CommandOptions = { startApp: true }
 
-  @flags.boolean({ description: 'Skip the demo seed', default: false })
-  declare noSeed: boolean
+  @flags.boolean({ description: 'Seed the demo world (--no-seed to skip)', default: true, showNegatedVariantInHelp: true })
+  declare seed: boolean
 
   async run() {
     try {
@@ -27,7 +27,7 @@ export default class AppPrepare extends BaseCommand {
 
     const { applied, tenants } = await new DatabaseSetupService().prepare()
     this.logger.info(`catalogue migrations applied: ${applied.length}; publisher schemas: ${tenants.total}`)
-    if (this.noSeed) return
+    if (!this.seed) return
 
     const seeder = await this.app.container.make(DemoSeedService)
     const { login, apiKey } = await seeder.run()

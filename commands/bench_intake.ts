@@ -123,7 +123,8 @@ export default class BenchIntake extends BaseCommand {
     execFileSync('dropdb', [...connection, '--if-exists', 'benchlimit'])
     execFileSync('createdb', [...connection, 'benchlimit'])
     execFileSync('psql', [...connection, '-q', '-d', 'benchlimit', '-f', `${folder}/limit-schema.sql`])
-    const output = execFileSync('pgbench', [...connection, '-n', '-d', 'benchlimit', '-f', `${folder}/limit.sql`, '-c', '16', '-j', '2', '-T', '15'], { encoding: 'utf8' })
+    // Note: pgbench's -d is --debug; the database is the positional argument.
+    const output = execFileSync('pgbench', [...connection, '-n', '-f', `${folder}/limit.sql`, '-c', '16', '-j', '2', '-T', '15', 'benchlimit'], { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 })
     const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1])
     return Number.isFinite(tps) ? tps : null
   }

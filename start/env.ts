@@ -48,4 +48,55 @@ export default await Env.create(new URL('../', import.meta.url), {
   */
   INTAKE_CONSENT_MAX_AGE_DAYS: Env.schema.number.optional(),
   INTAKE_CONSENT_CLOCK_SKEW_SECONDS: Env.schema.number.optional(),
+
+  /*
+  |----------------------------------------------------------
+  | Routing
+  |----------------------------------------------------------
+  */
+  ROUTING_QUEUE_PREFIX: Env.schema.string.optional(),
+  ROUTING_CONCURRENCY: Env.schema.number.optional(),
+  ROUTING_RETRY_MAX_AGE_HOURS: Env.schema.number.optional(),
+  ROUTING_SWEEP_INTERVAL_SECONDS: Env.schema.number.optional(),
+  ROUTING_DEFAULT_TIMEZONE: Env.schema.string.optional(),
+
+  /*
+  |----------------------------------------------------------
+  | Webhooks (config/webhooks.ts; durations like "5s", "2h")
+  |----------------------------------------------------------
+  */
+  WEBHOOK_QUEUE_PREFIX: Env.schema.string.optional(),
+  WEBHOOK_CONCURRENCY: Env.schema.number.optional(),
+  WEBHOOK_LOCK_DURATION: Env.schema.string.optional(),
+  WEBHOOK_STALLED_INTERVAL: Env.schema.string.optional(),
+  WEBHOOK_RETRY_SCHEDULE: Env.schema.string.optional(),
+  WEBHOOK_MIN_THROTTLE_DELAY: Env.schema.string.optional(),
+  WEBHOOK_RETRY_AFTER_CAP: Env.schema.string.optional(),
+  WEBHOOK_CONNECT_TIMEOUT: Env.schema.string.optional(),
+  WEBHOOK_TOTAL_TIMEOUT: Env.schema.string.optional(),
+  WEBHOOK_LEASE: Env.schema.string.optional(),
+  WEBHOOK_RELAY_POLL: Env.schema.string.optional(),
+  WEBHOOK_SWEEP_INTERVAL: Env.schema.string.optional(),
+  WEBHOOK_STALE_AFTER: Env.schema.string.optional(),
+  WEBHOOK_RATE_LIMIT_PER_SECOND: Env.schema.number.optional(),
+  WEBHOOK_DISABLE_AFTER: Env.schema.string.optional(),
+  WEBHOOK_WARN_BEFORE: Env.schema.string.optional(),
+  WEBHOOK_PROBE_INTERVAL: Env.schema.string.optional(),
+  WEBHOOK_BREAKER_WINDOW: Env.schema.string.optional(),
+  WEBHOOK_BREAKER_COOLDOWN: Env.schema.string.optional(),
+  WEBHOOK_BREAKER_MAX_COOLDOWN: Env.schema.string.optional(),
+  WEBHOOK_SECRET_OVERLAP: Env.schema.string.optional(),
+  WEBHOOK_ALLOW_PRIVATE: Env.schema.string.optional(),
+  WEBHOOK_REQUIRE_HTTPS: Env.schema.boolean.optional(),
+
+  /*
+  |----------------------------------------------------------
+  | Audit log sealing
+  |----------------------------------------------------------
+  */
+  AUDIT_SIGNING_KEY: Env.schema.string.optional(),
+  AUDIT_ORIGIN: Env.schema.string.optional(),
+  AUDIT_SEAL_INTERVAL_SECONDS: Env.schema.number.optional(),
+  AUDIT_SEAL_BURST_ENTRIES: Env.schema.number.optional(),
+  AUDIT_SEAL_LAG_BOUND_SECONDS: Env.schema.number.optional(),
 })

@@ -1,6 +1,7 @@
 import { assert } from '@japa/assert'
 import { apiClient } from '@japa/api-client'
 import { browserClient } from '@japa/browser-client'
+import { existsSync } from 'node:fs'
 import { chromium } from 'playwright-core'
 import app from '@adonisjs/core/services/app'
 import type { Config } from '@japa/runner/types'
@@ -14,15 +15,22 @@ import { startMailbox, stopMailbox } from '#tests/support/mailbox'
  * The browser suite drives Debian's Chromium (apt-get install chromium);
  * Playwright never downloads a browser of its own here.
  */
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
 const browser = browserClient({
   runInSuites: ['browser'],
   contextOptions: {
     baseURL: `http://${process.env.HOST ?? 'localhost'}:${process.env.PORT ?? 3334}`,
   },
-  launcher: (options) =>
-    chromium.launch({
+  launcher: (options) => {
+    if (!existsSync(chromiumPath)) {
+      throw new Error(
+        `The browser tests need Chromium at ${chromiumPath}: apt-get install chromium (or set CHROMIUM_PATH).`
+      )
+    }
+    return chromium.launch({
       ...options,
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath,
       args: [
         '--headless',
         '--no-sandbox',
@@ -33,7 +41,8 @@ const browser = browserClient({
         '--disable-component-update',
         '--disable-sync',
       ],
-    }),
+    })
+  },
 })
 
 export const plugins: Config['plugins'] = [assert(), apiClient(), browser, pluginAdonisJS(app)]

@@ -1,7 +1,24 @@
 import { DELIVERY_METHODS, PUBLISHER_STATUSES } from '#validators/publisher'
 import { WEEKDAYS } from '#validators/routing_rule'
-import { AUDIENCE_OPERATORS, DUPLICATE_KEYS, LEAD_FIELD_PATHS, MAX_CRITERIA, RULE_ACTIONS } from '#validators/quality_rules'
-import { arrayOf, list, nullable, operation, page, param, record, ref, strictObject, type Section } from './helpers.js'
+import {
+  AUDIENCE_OPERATORS,
+  DUPLICATE_KEYS,
+  LEAD_FIELD_PATHS,
+  MAX_CRITERIA,
+  RULE_ACTIONS,
+} from '#validators/quality_rules'
+import {
+  arrayOf,
+  list,
+  nullable,
+  operation,
+  page,
+  param,
+  record,
+  ref,
+  strictObject,
+  type Section,
+} from './helpers.js'
 
 /**
  * The operator's catalogue: labels, publishers and their quality rules,
@@ -9,14 +26,27 @@ import { arrayOf, list, nullable, operation, page, param, record, ref, strictObj
  * document cannot drift from what the API accepts.
  */
 const clock = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', examples: ['09:00'] }
-const closingClock = { type: 'string', pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description: 'Later than `from`; `24:00` closes at midnight.', examples: ['17:30'] }
+const closingClock = {
+  type: 'string',
+  pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$',
+  description: 'Later than `from`; `24:00` closes at midnight.',
+  examples: ['17:30'],
+}
 
 const schemas = {
   Branding: strictObject({
-    logo_url: { type: 'string', format: 'uri', maxLength: 2048, examples: ['https://cdn.example/logo.svg'] },
+    logo_url: {
+      type: 'string',
+      format: 'uri',
+      maxLength: 2048,
+      examples: ['https://cdn.example/logo.svg'],
+    },
     primary_color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$', examples: ['#0f766e'] },
   }),
-  LabelCreate: strictObject({ slug: ref('Slug'), name: ref('Name'), branding: ref('Branding') }, ['slug', 'name']),
+  LabelCreate: strictObject({ slug: ref('Slug'), name: ref('Name'), branding: ref('Branding') }, [
+    'slug',
+    'name',
+  ]),
   Label: record({
     id: ref('Id'),
     slug: ref('Slug'),
@@ -31,7 +61,8 @@ const schemas = {
   OnboardingStep: {
     type: 'string',
     enum: ['choose_delivery_method', 'set_quality_rules', 'go_live', 'monitor'],
-    description: 'Onboarding in order: invite, choose a delivery method, set quality rules, go live, monitor.',
+    description:
+      'Onboarding in order: invite, choose a delivery method, set quality rules, go live, monitor.',
   },
   PublisherCreate: strictObject(
     {
@@ -39,21 +70,27 @@ const schemas = {
       name: ref('Name'),
       contact_email: { ...ref('Email'), description: 'Receives the invitation e-mail.' },
       label: { ...ref('Slug'), description: 'The slug of an existing label.' },
-      country: { ...ref('CountryCode'), description: 'Default country of the publisher\'s leads; `NL` when omitted.' },
+      country: {
+        ...ref('CountryCode'),
+        description: "Default country of the publisher's leads; `NL` when omitted.",
+      },
     },
     ['slug', 'name', 'contact_email']
   ),
   PublisherUpdate: strictObject({
     name: ref('Name'),
     status: { type: 'string', enum: ['live', 'paused'] },
-    delivery_methods: arrayOf(ref('DeliveryMethod'), { maxItems: DELIVERY_METHODS.length, uniqueItems: true }),
+    delivery_methods: arrayOf(ref('DeliveryMethod'), {
+      maxItems: DELIVERY_METHODS.length,
+      uniqueItems: true,
+    }),
   }),
   Publisher: record({
     id: ref('Id'),
     slug: ref('Slug'),
     name: ref('Name'),
     contact_email: ref('Email'),
-    label: { ...nullable({ type: 'string' }), description: 'The label\'s slug.' },
+    label: { ...nullable({ type: 'string' }), description: "The label's slug." },
     country: ref('CountryCode'),
     status: ref('PublisherStatus'),
     delivery_methods: arrayOf(ref('DeliveryMethod')),
@@ -63,7 +100,12 @@ const schemas = {
   }),
   PublisherPage: page('Publisher'),
 
-  RuleAction: { type: 'string', enum: [...RULE_ACTIONS], description: '`reject` blocks the lead (stored with reasons); `flag` stores it and holds it for review.' },
+  RuleAction: {
+    type: 'string',
+    enum: [...RULE_ACTIONS],
+    description:
+      '`reject` blocks the lead (stored with reasons); `flag` stores it and holds it for review.',
+  },
   LeadFieldPath: {
     type: 'string',
     maxLength: 80,
@@ -79,10 +121,14 @@ const schemas = {
       field: ref('LeadFieldPath'),
       op: { type: 'string', enum: [...AUDIENCE_OPERATORS] },
       value: {
-        description: '`between`: `[min, max]` numbers; `in`/`not_in`: 1 to 100 scalars; `eq`: a scalar; `gte`/`lte`: a number; `prefix`: a string.',
+        description:
+          '`between`: `[min, max]` numbers; `in`/`not_in`: 1 to 100 scalars; `eq`: a scalar; `gte`/`lte`: a number; `prefix`: a string.',
         oneOf: [
           { type: ['string', 'number', 'boolean'], maxLength: 200 },
-          arrayOf({ type: ['string', 'number', 'boolean'], maxLength: 200 }, { minItems: 1, maxItems: 100 }),
+          arrayOf(
+            { type: ['string', 'number', 'boolean'], maxLength: 200 },
+            { minItems: 1, maxItems: 100 }
+          ),
         ],
         examples: [[18, 75]],
       },
@@ -103,17 +149,37 @@ const schemas = {
   },
   QualityRules: strictObject(
     {
-      required_fields: { ...arrayOf(ref('LeadFieldPath'), { maxItems: 50, uniqueItems: true }), examples: [['contact.email', 'contact.phone']] },
-      postal_code: strictObject({ required: { type: 'boolean' }, action: ref('RuleAction') }, ['required', 'action'], {
-        description: 'Whether a postal code is required. A given one is always checked for the lead\'s country.',
+      required_fields: {
+        ...arrayOf(ref('LeadFieldPath'), { maxItems: 50, uniqueItems: true }),
+        examples: [['contact.email', 'contact.phone']],
+      },
+      postal_code: strictObject(
+        { required: { type: 'boolean' }, action: ref('RuleAction') },
+        ['required', 'action'],
+        {
+          description:
+            "Whether a postal code is required. A given one is always checked for the lead's country.",
+        }
+      ),
+      phone: strictObject({ action: ref('RuleAction') }, ['action'], {
+        description: 'An invalid phone number; rejects by default.',
       }),
-      phone: strictObject({ action: ref('RuleAction') }, ['action'], { description: 'An invalid phone number; rejects by default.' }),
-      email: strictObject({ action: ref('RuleAction') }, ['action'], { description: 'An invalid e-mail address; rejects by default.' }),
+      email: strictObject({ action: ref('RuleAction') }, ['action'], {
+        description: 'An invalid e-mail address; rejects by default.',
+      }),
       consent: strictObject(
         {
-          required: { const: true, description: 'Always true: a lead without valid consent is blocked.' },
+          required: {
+            const: true,
+            description: 'Always true: a lead without valid consent is blocked.',
+          },
           action: ref('RuleAction'),
-          max_age_days: { type: 'integer', minimum: 1, maximum: 3650, description: 'Refuse consent older than this.' },
+          max_age_days: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 3650,
+            description: 'Refuse consent older than this.',
+          },
         },
         ['required', 'action'],
         { description: 'Provable consent: `given: true` with text, timestamp and IP.' }
@@ -122,7 +188,10 @@ const schemas = {
       duplicates: strictObject(
         {
           window_days: { type: 'integer', minimum: 1, maximum: 365 },
-          keys: arrayOf({ type: 'string', enum: [...DUPLICATE_KEYS] }, { minItems: 1, maxItems: DUPLICATE_KEYS.length, uniqueItems: true }),
+          keys: arrayOf(
+            { type: 'string', enum: [...DUPLICATE_KEYS] },
+            { minItems: 1, maxItems: DUPLICATE_KEYS.length, uniqueItems: true }
+          ),
           action: ref('RuleAction'),
         },
         ['window_days', 'keys', 'action'],
@@ -130,10 +199,16 @@ const schemas = {
       ),
     },
     [],
-    { description: 'Every key is optional and a missing key means its default, so `{}` is a complete document.' }
+    {
+      description:
+        'Every key is optional and a missing key means its default, so `{}` is a complete document.',
+    }
   ),
 
-  BuyerCreate: strictObject({ name: ref('Name'), contact_email: ref('Email') }, ['name', 'contact_email']),
+  BuyerCreate: strictObject({ name: ref('Name'), contact_email: ref('Email') }, [
+    'name',
+    'contact_email',
+  ]),
   Buyer: record({
     id: ref('Id'),
     name: ref('Name'),
@@ -149,10 +224,22 @@ const schemas = {
   }),
   Schedule: strictObject(
     {
-      timezone: { type: 'string', maxLength: 64, description: 'An IANA time zone.', examples: ['Europe/Amsterdam'] },
+      timezone: {
+        type: 'string',
+        maxLength: 64,
+        description: 'An IANA time zone.',
+        examples: ['Europe/Amsterdam'],
+      },
       windows: arrayOf(
         strictObject(
-          { days: arrayOf({ type: 'string', enum: [...WEEKDAYS] }, { minItems: 1, maxItems: WEEKDAYS.length, uniqueItems: true }), from: clock, to: closingClock },
+          {
+            days: arrayOf(
+              { type: 'string', enum: [...WEEKDAYS] },
+              { minItems: 1, maxItems: WEEKDAYS.length, uniqueItems: true }
+            ),
+            from: clock,
+            to: closingClock,
+          },
           ['days', 'from', 'to'],
           { description: 'A window across midnight is two windows.' }
         ),
@@ -162,7 +249,12 @@ const schemas = {
     ['timezone', 'windows'],
     { description: 'When the rule may match; always when null or absent.' }
   ),
-  RoutingRuleCreate: strictObject(routingRuleFields(), ['buyer_id', 'price_cents', 'payout_cents', 'currency']),
+  RoutingRuleCreate: strictObject(routingRuleFields(), [
+    'buyer_id',
+    'price_cents',
+    'payout_cents',
+    'currency',
+  ]),
   RoutingRuleUpdate: strictObject(routingRuleFields()),
   RoutingRule: record({
     id: ref('Id'),
@@ -181,16 +273,37 @@ const schemas = {
 function routingRuleFields() {
   return {
     buyer_id: ref('Id'),
-    labels: { ...arrayOf(ref('Slug'), { maxItems: 100, uniqueItems: true }), description: 'Label slugs this rule takes leads from; all when empty.' },
-    publishers: { ...arrayOf(ref('Id'), { maxItems: 500, uniqueItems: true }), description: 'Publisher ids this rule takes leads from; all when empty.' },
-    criteria: { ...arrayOf(ref('RoutingCriterion'), { maxItems: MAX_CRITERIA }), description: 'Conditions over the lead\'s contact and attributes.' },
+    labels: {
+      ...arrayOf(ref('Slug'), { maxItems: 100, uniqueItems: true }),
+      description: 'Label slugs this rule takes leads from; all when empty.',
+    },
+    publishers: {
+      ...arrayOf(ref('Id'), { maxItems: 500, uniqueItems: true }),
+      description: 'Publisher ids this rule takes leads from; all when empty.',
+    },
+    criteria: {
+      ...arrayOf(ref('RoutingCriterion'), { maxItems: MAX_CRITERIA }),
+      description: "Conditions over the lead's contact and attributes.",
+    },
     price_cents: { ...ref('Cents'), description: 'What the buyer pays per lead.' },
     payout_cents: { ...ref('Cents'), description: 'What the publisher earns per lead.' },
     currency: ref('Currency'),
     caps: ref('Caps'),
     schedule: { ...nullable(ref('Schedule')), description: 'null clears it.' },
-    priority: { type: 'integer', minimum: -1000000, maximum: 1000000, default: 0, description: 'Higher priority rules are tried first.' },
-    weight: { type: 'integer', minimum: 1, maximum: 1000, default: 1, description: 'Share among matching rules of equal priority.' },
+    priority: {
+      type: 'integer',
+      minimum: -1000000,
+      maximum: 1000000,
+      default: 0,
+      description: 'Higher priority rules are tried first.',
+    },
+    weight: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1000,
+      default: 1,
+      description: 'Share among matching rules of equal priority.',
+    },
     enabled: { type: 'boolean', default: true },
   }
 }
@@ -198,10 +311,22 @@ function routingRuleFields() {
 export const catalogue: Section = {
   tags: [
     { name: 'Labels', description: 'White-label brands publishers deliver under. Operator only.' },
-    { name: 'Publishers', description: 'Affiliates, media agencies and own brands that deliver leads. Each publisher gets its own isolated data schema.' },
-    { name: 'Quality rules', description: 'The checks every lead of a publisher must pass; each failing rule rejects or flags the lead.' },
+    {
+      name: 'Publishers',
+      description:
+        'Affiliates, media agencies and own brands that deliver leads. Each publisher gets its own isolated data schema.',
+    },
+    {
+      name: 'Quality rules',
+      description:
+        'The checks every lead of a publisher must pass; each failing rule rejects or flags the lead.',
+    },
     { name: 'Buyers', description: 'The parties leads are routed to. Operator only.' },
-    { name: 'Routing rules', description: 'Which leads go to which buyer, at what price and payout. Operator only; publishers never see them.' },
+    {
+      name: 'Routing rules',
+      description:
+        'Which leads go to which buyer, at what price and payout. Operator only; publishers never see them.',
+    },
   ],
   schemas,
   paths: {
@@ -211,7 +336,14 @@ export const catalogue: Section = {
         tag: 'Labels',
         summary: 'Create a label',
         scope: 'submit',
-        body: { schema: ref('LabelCreate'), example: { slug: 'acme-leads', name: 'Acme Leads', branding: { logo_url: 'https://cdn.example/acme.svg', primary_color: '#0f766e' } } },
+        body: {
+          schema: ref('LabelCreate'),
+          example: {
+            slug: 'acme-leads',
+            name: 'Acme Leads',
+            branding: { logo_url: 'https://cdn.example/acme.svg', primary_color: '#0f766e' },
+          },
+        },
         success: { status: 201, description: 'The label.', schema: ref('Label') },
         errors: [409],
       }),
@@ -232,16 +364,36 @@ export const catalogue: Section = {
         id: 'createPublisher',
         tag: 'Publishers',
         summary: 'Invite a publisher',
-        description: 'Creates the publisher with status `invited`, provisions its data schema and e-mails the invitation to `contact_email`.',
+        description:
+          'Creates the publisher with status `invited`, provisions its data schema and e-mails the invitation to `contact_email`.',
         scope: 'submit',
-        body: { schema: ref('PublisherCreate'), example: { slug: 'acme-media', name: 'Acme Media', contact_email: 'ops@acme.example', label: 'acme-leads', country: 'NL' } },
+        body: {
+          schema: ref('PublisherCreate'),
+          example: {
+            slug: 'acme-media',
+            name: 'Acme Media',
+            contact_email: 'ops@acme.example',
+            label: 'acme-leads',
+            country: 'NL',
+          },
+        },
         success: { status: 201, description: 'The invited publisher.', schema: ref('Publisher') },
         errors: [409],
       }),
-      get: operation('/v1/publishers', list('listPublishers', 'Publishers', 'List publishers', 'Publisher', 'The operator sees every publisher; a publisher credential sees only itself.', [
-        { name: 'status', in: 'query', schema: ref('PublisherStatus') },
-        { name: 'label', in: 'query', description: 'Label slug.', schema: ref('Slug') },
-      ])),
+      get: operation(
+        '/v1/publishers',
+        list(
+          'listPublishers',
+          'Publishers',
+          'List publishers',
+          'Publisher',
+          'The operator sees every publisher; a publisher credential sees only itself.',
+          [
+            { name: 'status', in: 'query', schema: ref('PublisherStatus') },
+            { name: 'label', in: 'query', description: 'Label slug.', schema: ref('Slug') },
+          ]
+        )
+      ),
     },
     '/v1/publishers/{id}': {
       parameters: [param('Id')],
@@ -256,9 +408,14 @@ export const catalogue: Section = {
         id: 'updatePublisher',
         tag: 'Publishers',
         summary: 'Update a publisher',
-        description: 'Rename, set live or pause, and choose delivery methods; the onboarding step follows.',
+        description:
+          'Rename, set live or pause, and choose delivery methods; the onboarding step follows.',
         scope: 'submit',
-        body: { schema: ref('PublisherUpdate'), mergePatch: true, example: { status: 'live', delivery_methods: ['api', 'form'] } },
+        body: {
+          schema: ref('PublisherUpdate'),
+          mergePatch: true,
+          example: { status: 'live', delivery_methods: ['api', 'form'] },
+        },
         success: { status: 200, description: 'The updated publisher.', schema: ref('Publisher') },
       }),
     },
@@ -267,7 +424,7 @@ export const catalogue: Section = {
       get: operation('/v1/publishers/{id}/quality-rules', {
         id: 'getQualityRules',
         tag: 'Quality rules',
-        summary: 'Get a publisher\'s quality rules',
+        summary: "Get a publisher's quality rules",
         description: 'A publisher may read the rules its own leads are held to.',
         scope: 'read',
         success: { status: 200, description: 'The rules document.', schema: ref('QualityRules') },
@@ -275,8 +432,9 @@ export const catalogue: Section = {
       put: operation('/v1/publishers/{id}/quality-rules', {
         id: 'replaceQualityRules',
         tag: 'Quality rules',
-        summary: 'Replace a publisher\'s quality rules',
-        description: 'The whole document is replaced; rules left out no longer apply. Operator only.',
+        summary: "Replace a publisher's quality rules",
+        description:
+          'The whole document is replaced; rules left out no longer apply. Operator only.',
         scope: 'submit',
         body: {
           schema: ref('QualityRules'),
@@ -286,11 +444,21 @@ export const catalogue: Section = {
             phone: { action: 'reject' },
             email: { action: 'flag' },
             consent: { required: true, action: 'reject' },
-            target_audience: [{ field: 'attributes.age', op: 'between', value: [18, 75], action: 'reject' }],
-            duplicates: { window_days: 30, keys: ['contact.email', 'contact.phone'], action: 'reject' },
+            target_audience: [
+              { field: 'attributes.age', op: 'between', value: [18, 75], action: 'reject' },
+            ],
+            duplicates: {
+              window_days: 30,
+              keys: ['contact.email', 'contact.phone'],
+              action: 'reject',
+            },
           },
         },
-        success: { status: 200, description: 'The stored rules document.', schema: ref('QualityRules') },
+        success: {
+          status: 200,
+          description: 'The stored rules document.',
+          schema: ref('QualityRules'),
+        },
       }),
     },
     '/v1/buyers': {
@@ -299,7 +467,10 @@ export const catalogue: Section = {
         tag: 'Buyers',
         summary: 'Create a buyer',
         scope: 'submit',
-        body: { schema: ref('BuyerCreate'), example: { name: 'Solar Direct', contact_email: 'leads@solar.example' } },
+        body: {
+          schema: ref('BuyerCreate'),
+          example: { name: 'Solar Direct', contact_email: 'leads@solar.example' },
+        },
         success: { status: 201, description: 'The buyer.', schema: ref('Buyer') },
       }),
       get: operation('/v1/buyers', list('listBuyers', 'Buyers', 'List buyers', 'Buyer')),
@@ -331,16 +502,22 @@ export const catalogue: Section = {
             payout_cents: 1500,
             currency: 'EUR',
             caps: { daily: 100 },
-            schedule: { timezone: 'Europe/Amsterdam', windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:30' }] },
+            schedule: {
+              timezone: 'Europe/Amsterdam',
+              windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:30' }],
+            },
             priority: 10,
             weight: 1,
           },
         },
         success: { status: 201, description: 'The rule.', schema: ref('RoutingRule') },
       }),
-      get: operation('/v1/routing-rules', list('listRoutingRules', 'Routing rules', 'List routing rules', 'RoutingRule', undefined, [
-        { name: 'buyer_id', in: 'query', schema: ref('Id') },
-      ])),
+      get: operation(
+        '/v1/routing-rules',
+        list('listRoutingRules', 'Routing rules', 'List routing rules', 'RoutingRule', undefined, [
+          { name: 'buyer_id', in: 'query', schema: ref('Id') },
+        ])
+      ),
     },
     '/v1/routing-rules/{id}': {
       parameters: [param('Id')],
@@ -356,7 +533,11 @@ export const catalogue: Section = {
         tag: 'Routing rules',
         summary: 'Update a routing rule',
         scope: 'submit',
-        body: { schema: ref('RoutingRuleUpdate'), mergePatch: true, example: { price_cents: 2700, enabled: false } },
+        body: {
+          schema: ref('RoutingRuleUpdate'),
+          mergePatch: true,
+          example: { price_cents: 2700, enabled: false },
+        },
         success: { status: 200, description: 'The updated rule.', schema: ref('RoutingRule') },
       }),
       delete: operation('/v1/routing-rules/{id}', {

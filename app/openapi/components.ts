@@ -16,22 +16,33 @@ export const securitySchemes = {
   },
   oauth2: {
     type: 'oauth2',
-    description: 'OAuth 2.0 client credentials (RFC 6749 §4.4). The token is sent as `Authorization: Bearer <access_token>`.',
+    description:
+      'OAuth 2.0 client credentials (RFC 6749 §4.4). The token is sent as `Authorization: Bearer <access_token>`.',
     flows: {
       clientCredentials: {
         tokenUrl: '/v1/oauth/token',
-        scopes: { read: 'Read resources visible to the client', submit: 'Create and change resources, submit leads' },
+        scopes: {
+          read: 'Read resources visible to the client',
+          submit: 'Create and change resources, submit leads',
+        },
       },
     },
   },
   clientBasic: {
     type: 'http',
     scheme: 'basic',
-    description: 'OAuth client authentication at the token endpoint: `client_id:client_secret` (or both in the form body).',
+    description:
+      'OAuth client authentication at the token endpoint: `client_id:client_secret` (or both in the form body).',
   },
 }
 
-const problemExample = (status: number, code: string, title: string, detail: string, extra: Schema = {}) => ({
+const problemExample = (
+  status: number,
+  code: string,
+  title: string,
+  detail: string,
+  extra: Schema = {}
+) => ({
   type: `https://leadgate.dev/problems/${code.replaceAll('_', '-')}`,
   title,
   status,
@@ -43,8 +54,18 @@ const problemExample = (status: number, code: string, title: string, detail: str
 })
 
 export const schemas: Record<string, Schema> = {
-  Id: { type: 'string', format: 'uuid', description: 'A UUIDv7 assigned by Leadgate.', examples: ['0194f3c2-7b1e-7cc0-9a51-3d2f4e5a6b7c'] },
-  Timestamp: { type: 'string', format: 'date-time', description: 'ISO 8601, UTC.', examples: ['2025-01-31T09:30:00.000Z'] },
+  Id: {
+    type: 'string',
+    format: 'uuid',
+    description: 'A UUIDv7 assigned by Leadgate.',
+    examples: ['0194f3c2-7b1e-7cc0-9a51-3d2f4e5a6b7c'],
+  },
+  Timestamp: {
+    type: 'string',
+    format: 'date-time',
+    description: 'ISO 8601, UTC.',
+    examples: ['2025-01-31T09:30:00.000Z'],
+  },
   Slug: {
     type: 'string',
     minLength: 2,
@@ -55,41 +76,91 @@ export const schemas: Record<string, Schema> = {
   },
   Name: { type: 'string', minLength: 1, maxLength: 200, examples: ['Acme Media'] },
   Email: { type: 'string', format: 'email', maxLength: 254, examples: ['ops@acme.example'] },
-  CountryCode: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2, e.g. `NL`.', examples: ['NL'] },
-  Currency: { type: 'string', pattern: '^[A-Za-z]{3}$', description: 'ISO 4217, e.g. `EUR`.', examples: ['EUR'] },
-  Cents: { type: 'integer', minimum: 0, maximum: 100000000, description: 'An amount in integer cents.', examples: [1250] },
+  CountryCode: {
+    type: 'string',
+    pattern: '^[A-Za-z]{2}$',
+    description: 'ISO 3166-1 alpha-2, e.g. `NL`.',
+    examples: ['NL'],
+  },
+  Currency: {
+    type: 'string',
+    pattern: '^[A-Za-z]{3}$',
+    description: 'ISO 4217, e.g. `EUR`.',
+    examples: ['EUR'],
+  },
+  Cents: {
+    type: 'integer',
+    minimum: 0,
+    maximum: 100000000,
+    description: 'An amount in integer cents.',
+    examples: [1250],
+  },
   Permission: { type: 'string', enum: ['read', 'submit'] },
-  Permissions: arrayOf(ref('Permission'), { minItems: 1, maxItems: 2, uniqueItems: true, examples: [['read', 'submit']] }),
-  Environment: { type: 'string', enum: ['live', 'sandbox'], description: '`sandbox` credentials never touch live data.' },
-  Cidr: { type: 'string', maxLength: 64, description: 'An IPv4 or IPv6 address or CIDR block.', examples: ['203.0.113.0/24'] },
+  Permissions: arrayOf(ref('Permission'), {
+    minItems: 1,
+    maxItems: 2,
+    uniqueItems: true,
+    examples: [['read', 'submit']],
+  }),
+  Environment: {
+    type: 'string',
+    enum: ['live', 'sandbox'],
+    description: '`sandbox` credentials never touch live data.',
+  },
+  Cidr: {
+    type: 'string',
+    maxLength: 64,
+    description: 'An IPv4 or IPv6 address or CIDR block.',
+    examples: ['203.0.113.0/24'],
+  },
   FieldError: {
     type: 'object',
     required: ['field', 'code', 'message'],
     properties: {
-      field: { type: 'string', description: 'Dotted path of the offending field, e.g. `contact.email`.' },
-      code: { type: 'string', description: 'Stable machine-readable reason, e.g. `required`, `unknown_field`, `maxLength`.' },
+      field: {
+        type: 'string',
+        description: 'Dotted path of the offending field, e.g. `contact.email`.',
+      },
+      code: {
+        type: 'string',
+        description:
+          'Stable machine-readable reason, e.g. `required`, `unknown_field`, `maxLength`.',
+      },
       message: { type: 'string' },
     },
   },
   Problem: {
     type: 'object',
-    description: 'RFC 9457 problem details, sent as `application/problem+json`. Branch on `code`, not on `title` or `detail`.',
+    description:
+      'RFC 9457 problem details, sent as `application/problem+json`. Branch on `code`, not on `title` or `detail`.',
     required: ['type', 'title', 'status', 'code', 'request_id'],
     properties: {
       type: { type: 'string', format: 'uri', description: 'A URI naming the problem type.' },
       title: { type: 'string', description: 'Short human-readable summary of the problem type.' },
       status: { type: 'integer', minimum: 400, maximum: 599 },
-      code: { type: 'string', description: 'Stable machine-readable code, e.g. `validation_failed`, `not_found`.' },
+      code: {
+        type: 'string',
+        description: 'Stable machine-readable code, e.g. `validation_failed`, `not_found`.',
+      },
       detail: { type: 'string', description: 'What went wrong with this request.' },
       instance: { type: 'string', format: 'uri-reference', description: 'The request path.' },
       request_id: { type: 'string', description: 'Quote this when you contact support.' },
-      errors: { ...arrayOf(ref('FieldError')), description: 'One entry per invalid field (422 only).' },
+      errors: {
+        ...arrayOf(ref('FieldError')),
+        description: 'One entry per invalid field (422 only).',
+      },
     },
   },
 }
 
 export const parameters = {
-  Id: { name: 'id', in: 'path', required: true, description: 'The resource id.', schema: ref('Id') },
+  Id: {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: 'The resource id.',
+    schema: ref('Id'),
+  },
   Limit: {
     name: 'limit',
     in: 'query',
@@ -105,22 +176,33 @@ export const parameters = {
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',
-    description: 'Any unique string (a UUID is ideal). Repeating a request with the same key returns the first response instead of submitting twice.',
+    description:
+      'Any unique string (a UUID is ideal). Repeating a request with the same key returns the first response instead of submitting twice.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
 }
 
-const integerHeader = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } })
+const integerHeader = (description: string) => ({
+  description,
+  schema: { type: 'integer', minimum: 0 },
+})
 
 export const headers = {
   'RateLimit-Limit': integerHeader('Requests allowed per window for this credential.'),
   'RateLimit-Remaining': integerHeader('Requests left in the current window.'),
   'RateLimit-Reset': integerHeader('Seconds until the window resets.'),
   'Retry-After': integerHeader('Seconds to wait before retrying.'),
-  'Allow': { description: 'The methods this path accepts.', schema: { type: 'string', examples: ['GET, POST'] } },
+  'Allow': {
+    description: 'The methods this path accepts.',
+    schema: { type: 'string', examples: ['GET, POST'] },
+  },
 }
 
-function problemResponse(description: string, example: Schema, extraHeaders: Record<string, unknown> = {}) {
+function problemResponse(
+  description: string,
+  example: Schema,
+  extraHeaders: Record<string, unknown> = {}
+) {
   return {
     description,
     ...(Object.keys(extraHeaders).length ? { headers: extraHeaders } : {}),
@@ -141,38 +223,74 @@ export const responses = {
   ),
   Forbidden: problemResponse(
     'The credential is valid but lacks the permission, environment, role or IP address this action needs.',
-    problemExample(403, 'permission_missing', 'Forbidden', 'This credential lacks the "submit" permission.')
+    problemExample(
+      403,
+      'permission_missing',
+      'Forbidden',
+      'This credential lacks the "submit" permission.'
+    )
   ),
   NotFound: problemResponse(
-    'No such resource visible to the caller. Another owner\'s resource answers the same way, so nothing leaks about what exists.',
+    "No such resource visible to the caller. Another owner's resource answers the same way, so nothing leaks about what exists.",
     problemExample(404, 'not_found', 'Not found', 'No publisher with this id is visible to you.')
   ),
   MethodNotAllowed: problemResponse(
     'The path exists but not with this method; `Allow` lists the methods it takes.',
-    problemExample(405, 'method_not_allowed', 'Method not allowed', 'PUT is not allowed here; use GET, POST.'),
+    problemExample(
+      405,
+      'method_not_allowed',
+      'Method not allowed',
+      'PUT is not allowed here; use GET, POST.'
+    ),
     { Allow: header('Allow') }
   ),
   Conflict: problemResponse(
     'The resource already exists (e.g. a slug that is taken).',
-    problemExample(409, 'slug_taken', 'Conflict', 'A publisher with slug "acme-media" already exists.')
+    problemExample(
+      409,
+      'slug_taken',
+      'Conflict',
+      'A publisher with slug "acme-media" already exists.'
+    )
   ),
   PayloadTooLarge: problemResponse(
     'The body is larger than this API accepts.',
-    problemExample(413, 'payload_too_large', 'Payload too large', 'The request body is larger than this API accepts.')
+    problemExample(
+      413,
+      'payload_too_large',
+      'Payload too large',
+      'The request body is larger than this API accepts.'
+    )
   ),
   UnsupportedMediaType: problemResponse(
     'The body is not sent as `application/json` (or `application/merge-patch+json` for PATCH).',
-    problemExample(415, 'unsupported_media_type', 'Unsupported media type', 'Send the body as application/json or application/merge-patch+json.')
+    problemExample(
+      415,
+      'unsupported_media_type',
+      'Unsupported media type',
+      'Send the body as application/json or application/merge-patch+json.'
+    )
   ),
   UnprocessableContent: problemResponse(
     'One or more fields are invalid: missing, of the wrong type, too long, unknown, or holding control characters. `errors` lists each one.',
-    problemExample(422, 'validation_failed', 'Unprocessable content', 'The request has invalid fields.', {
-      errors: [{ field: 'slug', code: 'regex', message: 'The slug field format is invalid' }],
-    })
+    problemExample(
+      422,
+      'validation_failed',
+      'Unprocessable content',
+      'The request has invalid fields.',
+      {
+        errors: [{ field: 'slug', code: 'regex', message: 'The slug field format is invalid' }],
+      }
+    )
   ),
   TooManyRequests: problemResponse(
     'The credential spent its request budget; retry after `Retry-After` seconds.',
-    problemExample(429, 'rate_limited', 'Too many requests', 'Rate limit of 600 requests per 1 minute reached; retry in 12 s.'),
+    problemExample(
+      429,
+      'rate_limited',
+      'Too many requests',
+      'Rate limit of 600 requests per 1 minute reached; retry in 12 s.'
+    ),
     {
       'RateLimit-Limit': header('RateLimit-Limit'),
       'RateLimit-Remaining': header('RateLimit-Remaining'),

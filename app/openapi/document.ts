@@ -54,7 +54,8 @@ function build() {
     info: {
       title: 'Leadgate API',
       version: '1.0.0',
-      summary: 'White-label lead delivery: publishers, quality rules, buyers, routing, signed webhooks and an audit trail.',
+      summary:
+        'White-label lead delivery: publishers, quality rules, buyers, routing, signed webhooks and an audit trail.',
       description:
         'Authenticate with `Authorization: Bearer <key>` (or an OAuth client-credentials token). Errors are RFC 9457 ' +
         '`application/problem+json` with a stable `code`. Lists take `limit` and `cursor` and answer `{data, next_cursor}`. ' +
@@ -86,9 +87,8 @@ export function withRouteStatus(served: ReadonlySet<string>): OpenapiDocument {
   const copy = structuredClone(document)
   for (const [path, item] of Object.entries(copy.paths as Record<string, Record<string, any>>)) {
     for (const method of METHODS) {
-      const operation = item[method]
-      if (operation && !served.has(`${method.toUpperCase()} ${path}`)) {
-        operation['x-leadgate-status'] = 'planned'
+      if (item[method] && !served.has(`${method.toUpperCase()} ${path}`)) {
+        item[method]['x-leadgate-status'] = 'planned'
       }
     }
   }

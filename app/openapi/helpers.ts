@@ -23,11 +23,25 @@ export function nullable(schema: Schema): Schema {
   if (Array.isArray(schema.enum)) withNull.enum = [...schema.enum, null]
   return withNull
 }
-export const arrayOf = (items: Schema, extra: Schema = {}): Schema => ({ type: 'array', items, ...extra })
+export const arrayOf = (items: Schema, extra: Schema = {}): Schema => ({
+  type: 'array',
+  items,
+  ...extra,
+})
 
 /** A request body object: every property listed, unknown ones refused (as the validators do). */
-export function strictObject(properties: Record<string, Schema>, required: string[] = [], extra: Schema = {}): Schema {
-  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false, ...extra }
+export function strictObject(
+  properties: Record<string, Schema>,
+  required: string[] = [],
+  extra: Schema = {}
+): Schema {
+  return {
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    additionalProperties: false,
+    ...extra,
+  }
 }
 
 /** A response object: every property is always present (null when empty). */
@@ -39,12 +53,22 @@ export function record(properties: Record<string, Schema>, extra: Schema = {}): 
 export function page(itemSchema: string): Schema {
   return record({
     data: arrayOf(ref(itemSchema)),
-    next_cursor: { ...nullable({ type: 'string' }), description: 'Pass as `cursor` to get the next page; null on the last page.' },
+    next_cursor: {
+      ...nullable({ type: 'string' }),
+      description: 'Pass as `cursor` to get the next page; null on the last page.',
+    },
   })
 }
 
 /** A paginated list read with `?limit=&cursor=`; `extra` adds filters. */
-export function list(id: string, tag: string, summary: string, item: string, description?: string, extra: unknown[] = []): OperationSpec {
+export function list(
+  id: string,
+  tag: string,
+  summary: string,
+  item: string,
+  description?: string,
+  extra: unknown[] = []
+): OperationSpec {
   return {
     id,
     tag,
@@ -147,8 +171,14 @@ function securityFor(scope: OperationSpec['scope']) {
 }
 
 function requestBody(body: Body) {
-  const types = body.mediaTypes ?? ['application/json', ...(body.mergePatch ? ['application/merge-patch+json'] : [])]
-  const media = { schema: body.schema, ...(body.example === undefined ? {} : { example: body.example }) }
+  const types = body.mediaTypes ?? [
+    'application/json',
+    ...(body.mergePatch ? ['application/merge-patch+json'] : []),
+  ]
+  const media = {
+    schema: body.schema,
+    ...(body.example === undefined ? {} : { example: body.example }),
+  }
   return { required: true, content: Object.fromEntries(types.map((type) => [type, media])) }
 }
 

@@ -1,18 +1,48 @@
-import { arrayOf, list, nullable, operation, page, param, record, ref, strictObject, type Schema, type Section } from './helpers.js'
+import {
+  arrayOf,
+  list,
+  nullable,
+  operation,
+  page,
+  param,
+  record,
+  ref,
+  strictObject,
+  type Schema,
+  type Section,
+} from './helpers.js'
 
 /** Credentials (API keys, OAuth clients and tokens) and portal users. */
 const scopeInput = {
-  publisher_id: { ...ref('Id'), description: 'Bind the credential to this publisher. A publisher may only name itself (or leave it out).' },
+  publisher_id: {
+    ...ref('Id'),
+    description:
+      'Bind the credential to this publisher. A publisher may only name itself (or leave it out).',
+  },
   buyer_id: { ...ref('Id'), description: 'Bind the credential to this buyer. Operator only.' },
   permissions: ref('Permissions'),
   environment: ref('Environment'),
-  allowed_ips: { ...arrayOf(ref('Cidr'), { maxItems: 50 }), description: 'Only callers from these addresses may use the credential; any address when empty.' },
+  allowed_ips: {
+    ...arrayOf(ref('Cidr'), { maxItems: 50 }),
+    description:
+      'Only callers from these addresses may use the credential; any address when empty.',
+  },
 }
-const oneOwner = { not: { required: ['publisher_id', 'buyer_id'] }, description: 'At most one of `publisher_id` and `buyer_id`; neither makes an operator credential.' }
-const withAll = (base: string, extra: Record<string, Schema>) => ({ allOf: [ref(base), record(extra)] })
+const oneOwner = {
+  not: { required: ['publisher_id', 'buyer_id'] },
+  description:
+    'At most one of `publisher_id` and `buyer_id`; neither makes an operator credential.',
+}
+const withAll = (base: string, extra: Record<string, Schema>) => ({
+  allOf: [ref(base), record(extra)],
+})
 
 const schemas = {
-  CredentialCreate: strictObject({ name: ref('Name'), ...scopeInput }, ['name', 'permissions', 'environment'], oneOwner),
+  CredentialCreate: strictObject(
+    { name: ref('Name'), ...scopeInput },
+    ['name', 'permissions', 'environment'],
+    oneOwner
+  ),
   CredentialScope: record({
     id: ref('Id'),
     name: ref('Name'),
@@ -22,14 +52,27 @@ const schemas = {
     permissions: ref('Permissions'),
     environment: ref('Environment'),
     allowed_ips: arrayOf(ref('Cidr')),
-    created_by: { type: 'string', description: 'The actor that created it, e.g. `operator:<user>` or `api_key:<id>`.' },
+    created_by: {
+      type: 'string',
+      description: 'The actor that created it, e.g. `operator:<user>` or `api_key:<id>`.',
+    },
     created_at: ref('Timestamp'),
     last_used_at: nullable(ref('Timestamp')),
     revoked_at: nullable(ref('Timestamp')),
   }),
-  ApiKey: withAll('CredentialScope', { hint: { type: 'string', description: 'The first characters of the key, to recognise it.', examples: ['lg_live_Ab3d…'] } }),
+  ApiKey: withAll('CredentialScope', {
+    hint: {
+      type: 'string',
+      description: 'The first characters of the key, to recognise it.',
+      examples: ['lg_live_Ab3d…'],
+    },
+  }),
   ApiKeyCreated: withAll('ApiKey', {
-    key: { type: 'string', pattern: '^lg_(live|test)_[A-Za-z0-9_-]{43}$', description: 'The secret. Shown only in this response; store it now.' },
+    key: {
+      type: 'string',
+      pattern: '^lg_(live|test)_[A-Za-z0-9_-]{43}$',
+      description: 'The secret. Shown only in this response; store it now.',
+    },
   }),
   ApiKeyPage: page('ApiKey'),
   OauthClient: withAll('CredentialScope', { client_id: { type: 'string', maxLength: 64 } }),
@@ -43,8 +86,18 @@ const schemas = {
     properties: {
       grant_type: { const: 'client_credentials' },
       client_id: { type: 'string', maxLength: 64, description: 'When not sent with HTTP Basic.' },
-      client_secret: { type: 'string', maxLength: 256, description: 'When not sent with HTTP Basic.' },
-      scope: { type: 'string', maxLength: 64, description: 'Space-separated subset of the client\'s permissions; all of them when omitted.', examples: ['read submit'] },
+      client_secret: {
+        type: 'string',
+        maxLength: 256,
+        description: 'When not sent with HTTP Basic.',
+      },
+      scope: {
+        type: 'string',
+        maxLength: 64,
+        description:
+          "Space-separated subset of the client's permissions; all of them when omitted.",
+        examples: ['read submit'],
+      },
     },
   },
   OauthToken: record({
@@ -54,29 +107,54 @@ const schemas = {
     scope: { type: 'string', examples: ['read submit'] },
   }),
 
-  UserRole: { type: 'string', enum: ['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user'] },
+  UserRole: {
+    type: 'string',
+    enum: ['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user'],
+  },
   UserCreate: strictObject(
     {
       email: ref('Email'),
-      password: { type: 'string', minLength: 12, maxLength: 128, writeOnly: true, description: 'The user\'s first password; stored hashed.' },
+      password: {
+        type: 'string',
+        minLength: 12,
+        maxLength: 128,
+        writeOnly: true,
+        description: "The user's first password; stored hashed.",
+      },
       full_name: ref('Name'),
       role: ref('UserRole'),
-      publisher_id: { ...ref('Id'), description: 'Required for `publisher_user`. A publisher creates only its own users.' },
+      publisher_id: {
+        ...ref('Id'),
+        description: 'Required for `publisher_user`. A publisher creates only its own users.',
+      },
       buyer_id: { ...ref('Id'), description: 'Required for `buyer_user`.' },
-      permissions: { ...ref('Permissions'), description: 'A publisher user delivers (`submit`), reports (`read`) or both (the default).' },
+      permissions: {
+        ...ref('Permissions'),
+        description:
+          'A publisher user delivers (`submit`), reports (`read`) or both (the default).',
+      },
     },
     ['email', 'password', 'role'],
     {
       allOf: [
-        { if: { properties: { role: { const: 'publisher_user' } }, required: ['role'] }, then: { required: ['publisher_id'] } },
-        { if: { properties: { role: { const: 'buyer_user' } }, required: ['role'] }, then: { required: ['buyer_id'] } },
+        {
+          if: { properties: { role: { const: 'publisher_user' } }, required: ['role'] },
+          then: { required: ['publisher_id'] },
+        },
+        {
+          if: { properties: { role: { const: 'buyer_user' } }, required: ['role'] },
+          then: { required: ['buyer_id'] },
+        },
       ],
     }
   ),
   UserUpdate: strictObject({
     role: { ...ref('UserRole'), description: 'Operator only, and only between operator roles.' },
     permissions: ref('Permissions'),
-    disabled: { type: 'boolean', description: '`true` revokes the user\'s access at once; `false` restores it.' },
+    disabled: {
+      type: 'boolean',
+      description: "`true` revokes the user's access at once; `false` restores it.",
+    },
   }),
   User: record({
     id: ref('Id'),
@@ -92,13 +170,31 @@ const schemas = {
   UserPage: page('User'),
 }
 
-const credentialExample = { name: 'Acme production', publisher_id: '0194f3c2-7b1e-7cc0-9a51-3d2f4e5a6b7c', permissions: ['submit'], environment: 'live', allowed_ips: ['203.0.113.0/24'] }
+const credentialExample = {
+  name: 'Acme production',
+  publisher_id: '0194f3c2-7b1e-7cc0-9a51-3d2f4e5a6b7c',
+  permissions: ['submit'],
+  environment: 'live',
+  allowed_ips: ['203.0.113.0/24'],
+}
 
 export const keys: Section = {
   tags: [
-    { name: 'API keys', description: 'Bearer keys scoped to permissions, an environment, one owner and optionally an IP allowlist. The operator manages all; a publisher its own.' },
-    { name: 'OAuth', description: 'OAuth 2.0 client credentials, the alternative to API keys: register a client, then exchange its id and secret for a short-lived bearer token.' },
-    { name: 'Users', description: 'Portal users and their roles. Every change is logged; disabling a user ends its access at once.' },
+    {
+      name: 'API keys',
+      description:
+        'Bearer keys scoped to permissions, an environment, one owner and optionally an IP allowlist. The operator manages all; a publisher its own.',
+    },
+    {
+      name: 'OAuth',
+      description:
+        'OAuth 2.0 client credentials, the alternative to API keys: register a client, then exchange its id and secret for a short-lived bearer token.',
+    },
+    {
+      name: 'Users',
+      description:
+        'Portal users and their roles. Every change is logged; disabling a user ends its access at once.',
+    },
   ],
   schemas,
   paths: {
@@ -107,12 +203,20 @@ export const keys: Section = {
         id: 'createApiKey',
         tag: 'API keys',
         summary: 'Create an API key',
-        description: 'The response is the only place the key appears; Leadgate stores a hash. Sandbox credentials create sandbox keys only, and a key never gets more permissions than its creator.',
+        description:
+          'The response is the only place the key appears; Leadgate stores a hash. Sandbox credentials create sandbox keys only, and a key never gets more permissions than its creator.',
         scope: 'submit',
         body: { schema: ref('CredentialCreate'), example: credentialExample },
-        success: { status: 201, description: 'The key, with its secret.', schema: ref('ApiKeyCreated') },
+        success: {
+          status: 201,
+          description: 'The key, with its secret.',
+          schema: ref('ApiKeyCreated'),
+        },
       }),
-      get: operation('/v1/api-keys', list('listApiKeys', 'API keys', 'List API keys', 'ApiKey', 'Without secrets.')),
+      get: operation(
+        '/v1/api-keys',
+        list('listApiKeys', 'API keys', 'List API keys', 'ApiKey', 'Without secrets.')
+      ),
     },
     '/v1/api-keys/{id}': {
       parameters: [param('Id')],
@@ -130,7 +234,8 @@ export const keys: Section = {
         id: 'issueOauthToken',
         tag: 'OAuth',
         summary: 'Get an access token',
-        description: 'Client credentials grant (RFC 6749 §4.4). Authenticate with HTTP Basic or `client_id`/`client_secret` in the form. Errors carry `error` and `error_description` as RFC 6749 §5.2 requires, inside problem details.',
+        description:
+          'Client credentials grant (RFC 6749 §4.4). Authenticate with HTTP Basic or `client_id`/`client_secret` in the form. Errors carry `error` and `error_description` as RFC 6749 §5.2 requires, inside problem details.',
         scope: 'client',
         body: {
           schema: ref('OauthTokenRequest'),
@@ -141,7 +246,9 @@ export const keys: Section = {
           status: 200,
           description: 'The token; never cached.',
           schema: ref('OauthToken'),
-          headers: { 'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string' } } },
+          headers: {
+            'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string' } },
+          },
         },
         errors: [401],
       }),
@@ -154,9 +261,16 @@ export const keys: Section = {
         description: 'Same scoping as an API key. The secret appears only in this response.',
         scope: 'submit',
         body: { schema: ref('CredentialCreate'), example: credentialExample },
-        success: { status: 201, description: 'The client, with its secret.', schema: ref('OauthClientCreated') },
+        success: {
+          status: 201,
+          description: 'The client, with its secret.',
+          schema: ref('OauthClientCreated'),
+        },
       }),
-      get: operation('/v1/oauth-clients', list('listOauthClients', 'OAuth', 'List OAuth clients', 'OauthClient', 'Without secrets.')),
+      get: operation(
+        '/v1/oauth-clients',
+        list('listOauthClients', 'OAuth', 'List OAuth clients', 'OauthClient', 'Without secrets.')
+      ),
     },
     '/v1/oauth-clients/{id}': {
       parameters: [param('Id')],
@@ -174,9 +288,20 @@ export const keys: Section = {
         id: 'createUser',
         tag: 'Users',
         summary: 'Create a portal user',
-        description: 'The operator creates any user; a publisher only `publisher_user`s of its own.',
+        description:
+          'The operator creates any user; a publisher only `publisher_user`s of its own.',
         scope: 'submit',
-        body: { schema: ref('UserCreate'), example: { email: 'anna@acme.example', password: 'correct-horse-battery', full_name: 'Anna de Vries', role: 'publisher_user', publisher_id: '0194f3c2-7b1e-7cc0-9a51-3d2f4e5a6b7c', permissions: ['read'] } },
+        body: {
+          schema: ref('UserCreate'),
+          example: {
+            email: 'anna@acme.example',
+            password: 'correct-horse-battery',
+            full_name: 'Anna de Vries',
+            role: 'publisher_user',
+            publisher_id: '0194f3c2-7b1e-7cc0-9a51-3d2f4e5a6b7c',
+            permissions: ['read'],
+          },
+        },
         success: { status: 201, description: 'The user.', schema: ref('User') },
         errors: [409],
       }),
@@ -187,9 +312,13 @@ export const keys: Section = {
       patch: operation('/v1/users/{id}', {
         id: 'updateUser',
         tag: 'Users',
-        summary: 'Change a user\'s permissions or revoke its access',
+        summary: "Change a user's permissions or revoke its access",
         scope: 'submit',
-        body: { schema: ref('UserUpdate'), mergePatch: true, example: { permissions: ['read', 'submit'] } },
+        body: {
+          schema: ref('UserUpdate'),
+          mergePatch: true,
+          example: { permissions: ['read', 'submit'] },
+        },
         success: { status: 200, description: 'The updated user.', schema: ref('User') },
       }),
     },

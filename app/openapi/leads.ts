@@ -1,18 +1,44 @@
-import { arrayOf, list, nullable, operation, page, param, record, ref, strictObject, type Section } from './helpers.js'
+import {
+  arrayOf,
+  list,
+  nullable,
+  operation,
+  page,
+  param,
+  record,
+  ref,
+  strictObject,
+  type Section,
+} from './helpers.js'
 
 /** Lead delivery and lookup; one validation pipeline for every route a lead arrives by. */
-const text = (maxLength: number, extra: Record<string, unknown> = {}) => ({ type: 'string', maxLength, ...extra })
+const text = (maxLength: number, extra: Record<string, unknown> = {}) => ({
+  type: 'string',
+  maxLength,
+  ...extra,
+})
 
 const schemas = {
   LeadStatus: {
     type: 'string',
-    enum: ['received', 'consented', 'validated', 'accepted', 'flagged', 'rejected', 'matched', 'delivered', 'paid_out'],
-    description: '`received → consented → validated → accepted | flagged | rejected`, then `accepted → matched → delivered → paid_out`.',
+    enum: [
+      'received',
+      'consented',
+      'validated',
+      'accepted',
+      'flagged',
+      'rejected',
+      'matched',
+      'delivered',
+      'paid_out',
+    ],
+    description:
+      '`received → consented → validated → accepted | flagged | rejected`, then `accepted → matched → delivered → paid_out`.',
   },
   RequestStatus: {
     type: 'string',
     enum: ['received', 'accepted', 'matched', 'paid_out', 'rejected', 'flagged'],
-    description: 'The lookup view of a lead\'s progress (`delivered` shows as `matched`).',
+    description: "The lookup view of a lead's progress (`delivered` shows as `matched`).",
   },
   Reason: {
     type: 'object',
@@ -20,7 +46,16 @@ const schemas = {
     properties: {
       code: {
         type: 'string',
-        enum: ['outside_target_audience', 'invalid_phone', 'invalid_email', 'invalid_postal_code', 'missing_consent', 'invalid_consent', 'missing_field', 'duplicate'],
+        enum: [
+          'outside_target_audience',
+          'invalid_phone',
+          'invalid_email',
+          'invalid_postal_code',
+          'missing_consent',
+          'invalid_consent',
+          'missing_field',
+          'duplicate',
+        ],
       },
       field: { type: 'string', description: 'The lead field concerned, when there is one.' },
       action: ref('RuleAction'),
@@ -30,25 +65,43 @@ const schemas = {
   Contact: strictObject(
     {
       name: text(200, { examples: ['Jan Jansen'] }),
-      email: text(254, { description: 'Checked by the `email` quality rule, not refused as malformed.', examples: ['jan@example.nl'] }),
-      phone: text(32, { description: 'Any common notation; stored as E.164.', examples: ['+31612345678'] }),
+      email: text(254, {
+        description: 'Checked by the `email` quality rule, not refused as malformed.',
+        examples: ['jan@example.nl'],
+      }),
+      phone: text(32, {
+        description: 'Any common notation; stored as E.164.',
+        examples: ['+31612345678'],
+      }),
       postal_code: text(16, { examples: ['1012 AB'] }),
-      country: { ...ref('CountryCode'), description: 'Defaults to the publisher\'s country.' },
+      country: { ...ref('CountryCode'), description: "Defaults to the publisher's country." },
     },
     [],
-    { description: 'Which fields must be present is up to the publisher\'s quality rules: a lead missing one is stored as rejected with `missing_field`.' }
+    {
+      description:
+        "Which fields must be present is up to the publisher's quality rules: a lead missing one is stored as rejected with `missing_field`.",
+    }
   ),
   Provenance: strictObject({
     source: text(200, { examples: ['facebook'] }),
     campaign: text(200, { examples: ['spring-solar'] }),
-    landing_page: { type: 'string', format: 'uri', maxLength: 2000, description: 'http or https.', examples: ['https://acme.example/solar'] },
+    landing_page: {
+      type: 'string',
+      format: 'uri',
+      maxLength: 2000,
+      description: 'http or https.',
+      examples: ['https://acme.example/solar'],
+    },
   }),
   ProvenanceView: {
     type: 'object',
     properties: {
       source: { type: 'string' },
       campaign: { type: 'string' },
-      label: { ...nullable({ type: 'string' }), description: 'The slug of the publisher\'s label, assigned by Leadgate.' },
+      label: {
+        ...nullable({ type: 'string' }),
+        description: "The slug of the publisher's label, assigned by Leadgate.",
+      },
       landing_page: { type: 'string' },
     },
     required: ['label'],
@@ -58,14 +111,21 @@ const schemas = {
       given: { type: 'boolean' },
       text: text(5000, { description: 'The exact consent wording shown to the applicant.' }),
       timestamp: ref('Timestamp'),
-      ip: text(64, { description: 'The IPv4 or IPv6 address of the applicant.', examples: ['198.51.100.23'] }),
+      ip: text(64, {
+        description: 'The IPv4 or IPv6 address of the applicant.',
+        examples: ['198.51.100.23'],
+      }),
     },
     [],
-    { description: 'Valid consent is `given: true` with text, timestamp and IP; anything less rejects the lead with `missing_consent` or `invalid_consent`.' }
+    {
+      description:
+        'Valid consent is `given: true` with text, timestamp and IP; anything less rejects the lead with `missing_consent` or `invalid_consent`.',
+    }
   ),
   Attributes: {
     type: 'object',
-    description: 'A flat object of custom fields that target-audience rules read (age, product, homeowner…).',
+    description:
+      'A flat object of custom fields that target-audience rules read (age, product, homeowner…).',
     maxProperties: 50,
     propertyNames: { pattern: '^[a-z][a-z0-9_]{0,63}$' },
     additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 500 },
@@ -75,19 +135,29 @@ const schemas = {
     type: 'object',
     required: ['contact'],
     properties: {
-      publisher: { ...ref('Slug'), description: 'The delivering publisher\'s slug; a publisher key may only name its own publisher.' },
+      publisher: {
+        ...ref('Slug'),
+        description:
+          "The delivering publisher's slug; a publisher key may only name its own publisher.",
+      },
       contact: ref('Contact'),
       provenance: ref('Provenance'),
       consent: ref('Consent'),
       attributes: ref('Attributes'),
     },
   },
-  LeadSubmission: { type: 'object', $ref: '#/components/schemas/LeadFields', required: ['publisher'], unevaluatedProperties: false },
+  LeadSubmission: {
+    type: 'object',
+    $ref: '#/components/schemas/LeadFields',
+    required: ['publisher'],
+    unevaluatedProperties: false,
+  },
   RequestSubmission: {
     type: 'object',
     $ref: '#/components/schemas/LeadFields',
     unevaluatedProperties: false,
-    description: 'As a lead; `publisher` may be left out with a publisher key (it is the key\'s publisher).',
+    description:
+      "As a lead; `publisher` may be left out with a publisher key (it is the key's publisher).",
   },
   QualityCheck: record({
     consent: { type: 'string', enum: ['valid', 'missing', 'invalid'] },
@@ -108,7 +178,10 @@ const schemas = {
     publisher: ref('Slug'),
     status: ref('LeadStatus'),
     environment: ref('Environment'),
-    channel: { type: 'string', description: 'How the lead arrived: `api`, `request`, `form` or `upload`.' },
+    channel: {
+      type: 'string',
+      description: 'How the lead arrived: `api`, `request`, `form` or `upload`.',
+    },
     contact: { type: 'object', description: 'As delivered (see Contact).' },
     provenance: ref('ProvenanceView'),
     consent: { type: 'object', description: 'As delivered (see Consent).' },
@@ -123,9 +196,24 @@ const schemas = {
 
 const submissionExample = {
   publisher: 'acme-media',
-  contact: { name: 'Jan Jansen', email: 'jan@example.nl', phone: '+31612345678', postal_code: '1012 AB', country: 'NL' },
-  provenance: { source: 'facebook', campaign: 'spring-solar', landing_page: 'https://acme.example/solar' },
-  consent: { given: true, text: 'I agree that Acme may contact me about solar panels.', timestamp: '2025-01-31T09:29:12Z', ip: '198.51.100.23' },
+  contact: {
+    name: 'Jan Jansen',
+    email: 'jan@example.nl',
+    phone: '+31612345678',
+    postal_code: '1012 AB',
+    country: 'NL',
+  },
+  provenance: {
+    source: 'facebook',
+    campaign: 'spring-solar',
+    landing_page: 'https://acme.example/solar',
+  },
+  consent: {
+    given: true,
+    text: 'I agree that Acme may contact me about solar panels.',
+    timestamp: '2025-01-31T09:29:12Z',
+    ip: '198.51.100.23',
+  },
   attributes: { age: 42, homeowner: true },
 }
 
@@ -134,7 +222,13 @@ const outcomeResponses = {
     status: 201,
     description: 'Accepted or flagged (held for review).',
     schema: ref('LeadOutcome'),
-    headers: { 'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } } },
+    headers: {
+      'Idempotent-Replayed': {
+        description:
+          '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
+        schema: { type: 'string', enum: ['true'] },
+      },
+    },
   },
   overrides: {
     422: {
@@ -150,9 +244,21 @@ const outcomeResponses = {
 }
 
 const leadFilters = [
-  { name: 'status', in: 'query', schema: { type: 'string', enum: ['received', 'accepted', 'flagged', 'rejected', 'matched', 'delivered', 'paid_out'] } },
+  {
+    name: 'status',
+    in: 'query',
+    schema: {
+      type: 'string',
+      enum: ['received', 'accepted', 'flagged', 'rejected', 'matched', 'delivered', 'paid_out'],
+    },
+  },
   { name: 'environment', in: 'query', schema: ref('Environment') },
-  { name: 'publisher', in: 'query', description: 'Publisher slug (operator).', schema: ref('Slug') },
+  {
+    name: 'publisher',
+    in: 'query',
+    description: 'Publisher slug (operator).',
+    schema: ref('Slug'),
+  },
   { name: 'label', in: 'query', description: 'Label slug.', schema: ref('Slug') },
   { name: 'from', in: 'query', description: 'Created at or after.', schema: ref('Timestamp') },
   { name: 'to', in: 'query', description: 'Created before.', schema: ref('Timestamp') },
@@ -160,8 +266,16 @@ const leadFilters = [
 
 export const leads: Section = {
   tags: [
-    { name: 'Leads', description: 'Deliver leads and read them back. Every lead is checked against its publisher\'s quality rules on arrival and answered accepted, flagged or rejected.' },
-    { name: 'Requests', description: 'Leads from other sources (ad lead forms, form tools, spreadsheet rows, no-code HTTP modules) through the same pipeline, and their status lookup.' },
+    {
+      name: 'Leads',
+      description:
+        "Deliver leads and read them back. Every lead is checked against its publisher's quality rules on arrival and answered accepted, flagged or rejected.",
+    },
+    {
+      name: 'Requests',
+      description:
+        'Leads from other sources (ad lead forms, form tools, spreadsheet rows, no-code HTTP modules) through the same pipeline, and their status lookup.',
+    },
   ],
   schemas,
   paths: {
@@ -170,14 +284,22 @@ export const leads: Section = {
         id: 'submitLead',
         tag: 'Leads',
         summary: 'Deliver a lead',
-        description: 'Needs a publisher key with `submit`. Validates the shape, then the publisher\'s quality rules; the lead, its consent proof and its audit entries are stored in one transaction.',
+        description:
+          "Needs a publisher key with `submit`. Validates the shape, then the publisher's quality rules; the lead, its consent proof and its audit entries are stored in one transaction.",
         scope: 'submit',
         parameters: [param('IdempotencyKey')],
         body: { schema: ref('LeadSubmission'), example: submissionExample },
         ...outcomeResponses,
       }),
       get: operation('/v1/leads', {
-        ...list('listLeads', 'Leads', 'List leads', 'Lead', 'A publisher sees its own leads, a buyer the leads delivered to it, the operator all.', leadFilters),
+        ...list(
+          'listLeads',
+          'Leads',
+          'List leads',
+          'Lead',
+          'A publisher sees its own leads, a buyer the leads delivered to it, the operator all.',
+          leadFilters
+        ),
       }),
     },
     '/v1/leads/{id}': {
@@ -196,7 +318,8 @@ export const leads: Section = {
         id: 'submitRequest',
         tag: 'Requests',
         summary: 'Submit a request from another source',
-        description: 'Same body, pipeline and answers as `POST /v1/leads`; consent is recorded as on direct API delivery.',
+        description:
+          'Same body, pipeline and answers as `POST /v1/leads`; consent is recorded as on direct API delivery.',
         scope: 'submit',
         parameters: [param('IdempotencyKey')],
         body: { schema: ref('RequestSubmission'), example: submissionExample },
@@ -208,7 +331,7 @@ export const leads: Section = {
       get: operation('/v1/requests/{id}', {
         id: 'getRequest',
         tag: 'Requests',
-        summary: 'Look up a request\'s status',
+        summary: "Look up a request's status",
         scope: 'read',
         success: { status: 200, description: 'The status.', schema: ref('RequestStatusView') },
       }),

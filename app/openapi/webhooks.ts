@@ -1,14 +1,46 @@
-import { arrayOf, list, nullable, operation, page, param, record, ref, strictObject, type Section } from './helpers.js'
+import {
+  arrayOf,
+  list,
+  nullable,
+  operation,
+  page,
+  param,
+  record,
+  ref,
+  strictObject,
+  type Section,
+} from './helpers.js'
 
 /** Webhook endpoints, their deliveries and replay; and the events Leadgate sends. */
 const EVENT_TYPES = [
-  'lead.received', 'consent.recorded', 'match.found', 'payout.processed',
-  'dispute.opened', 'dispute.responded', 'dispute.decided',
-  'endpoint.failing', 'endpoint.disabled', 'endpoint.recovered',
+  'lead.received',
+  'consent.recorded',
+  'match.found',
+  'payout.processed',
+  'dispute.opened',
+  'dispute.responded',
+  'dispute.decided',
+  'endpoint.failing',
+  'endpoint.disabled',
+  'endpoint.recovered',
 ]
-const secret = { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]{43}=$', description: 'Shown only in this response. Base64 of 32 random bytes after `whsec_`.' }
-const endpointUrl = { type: 'string', format: 'uri', maxLength: 2048, description: 'https in production; private and loopback addresses are refused.', examples: ['https://crm.example/hooks/leadgate'] }
-const eventList = arrayOf(ref('EventType'), { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true })
+const secret = {
+  type: 'string',
+  pattern: '^whsec_[A-Za-z0-9+/]{43}=$',
+  description: 'Shown only in this response. Base64 of 32 random bytes after `whsec_`.',
+}
+const endpointUrl = {
+  type: 'string',
+  format: 'uri',
+  maxLength: 2048,
+  description: 'https in production; private and loopback addresses are refused.',
+  examples: ['https://crm.example/hooks/leadgate'],
+}
+const eventList = arrayOf(ref('EventType'), {
+  minItems: 1,
+  maxItems: EVENT_TYPES.length,
+  uniqueItems: true,
+})
 
 const schemas = {
   EventType: { type: 'string', enum: EVENT_TYPES },
@@ -18,8 +50,14 @@ const schemas = {
       url: endpointUrl,
       events: eventList,
       description: { type: 'string', maxLength: 500 },
-      publisher_id: { ...ref('Id'), description: 'Operator only: the publisher whose events this endpoint receives.' },
-      buyer_id: { ...ref('Id'), description: 'Operator only: the buyer whose events this endpoint receives.' },
+      publisher_id: {
+        ...ref('Id'),
+        description: 'Operator only: the publisher whose events this endpoint receives.',
+      },
+      buyer_id: {
+        ...ref('Id'),
+        description: 'Operator only: the buyer whose events this endpoint receives.',
+      },
     },
     ['url', 'events'],
     { not: { required: ['publisher_id', 'buyer_id'] } }
@@ -45,7 +83,10 @@ const schemas = {
   WebhookEndpointPage: page('WebhookEndpoint'),
   SecretRotation: record({
     secret,
-    previous_secret_expires_at: { ...ref('Timestamp'), description: 'The old secret signs beside the new one until then (24 h).' },
+    previous_secret_expires_at: {
+      ...ref('Timestamp'),
+      description: 'The old secret signs beside the new one until then (24 h).',
+    },
   }),
   WebhookDelivery: record({
     id: ref('Id'),
@@ -68,23 +109,45 @@ const schemas = {
     status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
     created_at: ref('Timestamp'),
   }),
-  Replay: record({ event_id: ref('Id'), deliveries: { type: 'integer', minimum: 0, description: 'Deliveries scheduled.' } }),
+  Replay: record({
+    event_id: ref('Id'),
+    deliveries: { type: 'integer', minimum: 0, description: 'Deliveries scheduled.' },
+  }),
   EventEnvelope: record({
-    event_id: { ...ref('Id'), description: 'The same on every retry and replay: use it to drop duplicates.' },
+    event_id: {
+      ...ref('Id'),
+      description: 'The same on every retry and replay: use it to drop duplicates.',
+    },
     type: ref('EventType'),
     created: ref('Timestamp'),
-    data: { type: 'object', description: '`lead_id`, `buyer_id`, `provenance {source, campaign}`, `consent {given, timestamp}`; `match.found` carries the lead\'s contact, provenance and consent too.' },
+    data: {
+      type: 'object',
+      description:
+        "`lead_id`, `buyer_id`, `provenance {source, campaign}`, `consent {given, timestamp}`; `match.found` carries the lead's contact, provenance and consent too.",
+    },
   }),
 }
 
 const signatureHeaders = [
-  ['X-Leadgate-Signature', '`sha256=<hex>`: HMAC-SHA256 with the decoded secret over `<event_id>.<unix seconds>.<raw body>`.'],
+  [
+    'X-Leadgate-Signature',
+    '`sha256=<hex>`: HMAC-SHA256 with the decoded secret over `<event_id>.<unix seconds>.<raw body>`.',
+  ],
   ['webhook-id', 'Standard Webhooks: the `event_id`.'],
   ['webhook-timestamp', 'Standard Webhooks: unix seconds. Reject timestamps older than 5 minutes.'],
-  ['webhook-signature', 'Standard Webhooks: `v1,<base64>`, several space-separated during a secret rotation.'],
+  [
+    'webhook-signature',
+    'Standard Webhooks: `v1,<base64>`, several space-separated during a secret rotation.',
+  ],
   ['X-Leadgate-Event-Id', 'The `event_id`.'],
   ['X-Leadgate-Timestamp', 'Unix seconds, as signed.'],
-].map(([name, description]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } }))
+].map(([name, description]) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+}))
 
 export const webhooks: Section = {
   tags: [
@@ -102,10 +165,24 @@ export const webhooks: Section = {
         tag: 'Webhooks',
         summary: 'Subscribe an endpoint',
         scope: 'submit',
-        body: { schema: ref('WebhookEndpointCreate'), example: { url: 'https://crm.example/hooks/leadgate', events: ['lead.received', 'match.found'], description: 'CRM sync' } },
-        success: { status: 201, description: 'The endpoint, with its signing secret.', schema: ref('WebhookEndpointCreated') },
+        body: {
+          schema: ref('WebhookEndpointCreate'),
+          example: {
+            url: 'https://crm.example/hooks/leadgate',
+            events: ['lead.received', 'match.found'],
+            description: 'CRM sync',
+          },
+        },
+        success: {
+          status: 201,
+          description: 'The endpoint, with its signing secret.',
+          schema: ref('WebhookEndpointCreated'),
+        },
       }),
-      get: operation('/v1/webhook-endpoints', list('listWebhookEndpoints', 'Webhooks', 'List endpoints', 'WebhookEndpoint')),
+      get: operation(
+        '/v1/webhook-endpoints',
+        list('listWebhookEndpoints', 'Webhooks', 'List endpoints', 'WebhookEndpoint')
+      ),
     },
     '/v1/webhook-endpoints/{id}': {
       parameters: [param('Id')],
@@ -120,9 +197,14 @@ export const webhooks: Section = {
         id: 'updateWebhookEndpoint',
         tag: 'Webhooks',
         summary: 'Change an endpoint',
-        description: 'Re-enabling a disabled endpoint resumes delivery from now on; recover the outage window separately.',
+        description:
+          'Re-enabling a disabled endpoint resumes delivery from now on; recover the outage window separately.',
         scope: 'submit',
-        body: { schema: ref('WebhookEndpointUpdate'), mergePatch: true, example: { events: ['lead.received'], status: 'enabled' } },
+        body: {
+          schema: ref('WebhookEndpointUpdate'),
+          mergePatch: true,
+          example: { events: ['lead.received'], status: 'enabled' },
+        },
         success: { status: 200, description: 'The endpoint.', schema: ref('WebhookEndpoint') },
       }),
       delete: operation('/v1/webhook-endpoints/{id}', {
@@ -147,12 +229,19 @@ export const webhooks: Section = {
     '/v1/webhook-endpoints/{id}/deliveries': {
       parameters: [param('Id')],
       get: operation('/v1/webhook-endpoints/{id}/deliveries', {
-        ...list('listWebhookDeliveries', 'Webhooks', 'List an endpoint\'s deliveries', 'WebhookDelivery', undefined, [
-          { name: 'status', in: 'query', schema: ref('DeliveryStatus') },
-          { name: 'type', in: 'query', schema: ref('EventType') },
-          { name: 'from', in: 'query', schema: ref('Timestamp') },
-          { name: 'to', in: 'query', schema: ref('Timestamp') },
-        ]),
+        ...list(
+          'listWebhookDeliveries',
+          'Webhooks',
+          "List an endpoint's deliveries",
+          'WebhookDelivery',
+          undefined,
+          [
+            { name: 'status', in: 'query', schema: ref('DeliveryStatus') },
+            { name: 'type', in: 'query', schema: ref('EventType') },
+            { name: 'from', in: 'query', schema: ref('Timestamp') },
+            { name: 'to', in: 'query', schema: ref('Timestamp') },
+          ]
+        ),
       }),
     },
     '/v1/webhook-deliveries/{id}/retry': {
@@ -171,7 +260,8 @@ export const webhooks: Section = {
         id: 'recoverWebhookEndpoint',
         tag: 'Webhooks',
         summary: 'Recover failed deliveries over a window',
-        description: 'Resends every failed delivery of the endpoint in `[since, until)` as a tracked background task.',
+        description:
+          'Resends every failed delivery of the endpoint in `[since, until)` as a tracked background task.',
         scope: 'submit',
         body: { schema: ref('RecoveryRequest'), example: { since: '2025-01-30T00:00:00Z' } },
         success: { status: 202, description: 'The task.', schema: ref('Task') },
@@ -196,8 +286,15 @@ export const webhooks: Section = {
           operationId: `event.${type}`,
           summary: `${type} event`,
           parameters: signatureHeaders,
-          requestBody: { required: true, content: { 'application/json': { schema: ref('EventEnvelope') } } },
-          responses: { '2XX': { description: 'Received. Anything else is retried; 410 disables the endpoint.' } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref('EventEnvelope') } },
+          },
+          responses: {
+            '2XX': {
+              description: 'Received. Anything else is retried; 410 disables the endpoint.',
+            },
+          },
         },
       },
     ])

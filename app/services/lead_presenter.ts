@@ -13,7 +13,27 @@ export type LeadRow = {
   created_at: Date
 }
 
-export type LeadContext = { publisherSlug: string; labelSlug: string | null }
+/** What routing decided, from the lead's `lead_facts` row. */
+export type RoutingFacts = {
+  buyer_id: string | null
+  routing_rule_id: string | null
+  price_cents: number | null
+  payout_cents: number | null
+  currency: string | null
+  unsold_reason: string | null
+  matched_at: Date | string | null
+  routed_at: Date | string | null
+}
+
+/** Who reads the lead: routing and money show differently to each. */
+export type LeadAudience = 'operator' | 'publisher' | 'buyer'
+
+export type LeadContext = {
+  publisherSlug: string
+  labelSlug: string | null
+  audience?: LeadAudience
+  routing?: RoutingFacts
+}
 
 const LOOKUP_STATUS: Record<string, string> = {
   received: 'received',
@@ -27,7 +47,7 @@ const LOOKUP_STATUS: Record<string, string> = {
 
 /** The lead as API.md shows it; provenance carries the label assigned from the publisher. */
 export function leadToJson(row: LeadRow, context: LeadContext) {
-  return {
+  const lead = {
     id: row.id,
     publisher: context.publisherSlug,
     status: row.status,
@@ -40,6 +60,44 @@ export function leadToJson(row: LeadRow, context: LeadContext) {
     quality_check: row.quality_check,
     reasons: row.reasons,
     created_at: new Date(row.created_at).toISOString(),
+  }
+  if (!context.audience || !context.routing) return lead
+  return { ...lead, ...routingView(context.audience, context.routing) }
+}
+
+const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null)
+
+/**
+ * A buyer sees its price but neither the publisher behind the label nor the
+ * payout; a publisher sees its payout but neither buyer nor price; the
+ * operator sees the whole decision, or why the lead is unsold.
+ */
+function routingView(audience: LeadAudience, facts: RoutingFacts) {
+  if (audience === 'buyer') {
+    return { publisher: null, price_cents: facts.price_cents, currency: facts.currency }
+  }
+  if (audience === 'publisher') {
+    return { payout_cents: facts.payout_cents, currency: facts.currency }
+  }
+  const routing = facts.buyer_id
+    ? {
+        buyer_id: facts.buyer_id,
+        rule_id: facts.routing_rule_id,
+        price_cents: facts.price_cents,
+        payout_cents: facts.payout_cents,
+        currency: facts.currency,
+        matched_at: iso(facts.matched_at),
+      }
+    : facts.unsold_reason
+      ? { unsold_reason: facts.unsold_reason, routed_at: iso(facts.routed_at) }
+      : null
+  return {
+    buyer_id: facts.buyer_id,
+    price_cents: facts.price_cents,
+    payout_cents: facts.payout_cents,
+    currency: facts.currency,
+    unsold_reason: facts.unsold_reason,
+    routing,
   }
 }
 

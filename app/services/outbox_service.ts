@@ -1,6 +1,8 @@
 import { uuidv7 } from 'uuidv7'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Environment } from '#auth/principal'
+import { assertValidEvent } from '#webhooks/event_registry'
+import { fanOut } from '#webhooks/fan_out'
 
 export type OutboxEvent = {
   type: string
@@ -12,30 +14,51 @@ export type OutboxEvent = {
 }
 
 /**
- * Events are rows written in the transaction that caused them, so an event
- * exists exactly when its cause committed. Delivery happens later, from here.
+ * Events are rows written in the transaction that caused them, together with
+ * one delivery row per subscribed endpoint, so an event and its deliveries
+ * exist exactly when their cause committed. The webhook relay takes it from
+ * there; Postgres, not Redis, is the truth.
  */
 export default class OutboxService {
   envelope(id: string, type: string, created: Date, data: Record<string, unknown>) {
     return { event_id: id, type, created: created.toISOString(), data }
   }
 
+  /** Throws InvalidEventPayload (rolling the cause back) when a payload breaks its type's JSON Schema. */
   async publish(trx: TransactionClientContract, events: OutboxEvent[], now = new Date()) {
     if (events.length === 0) return []
-    const rows = events.map((event) => {
+    const published = events.map((event) => {
       const id = uuidv7()
-      return {
+      const envelope = this.envelope(id, event.type, now, event.data)
+      assertValidEvent(envelope)
+      return { event, id, envelope }
+    })
+    await trx.table('public.outbox_events').multiInsert(
+      published.map(({ event, id, envelope }) => ({
         id,
         type: event.type,
         publisher_id: event.publisherId,
         buyer_id: event.buyerId ?? null,
         lead_id: event.leadId ?? null,
         environment: event.environment,
-        payload: JSON.stringify(this.envelope(id, event.type, now, event.data)),
+        payload: JSON.stringify(envelope),
         created_at: now,
-      }
-    })
-    await trx.table('public.outbox_events').multiInsert(rows)
-    return rows.map((row) => row.id)
+        dispatched_at: now,
+      }))
+    )
+    await fanOut(
+      trx,
+      published.map(({ event, id }) => ({
+        id,
+        type: event.type,
+        publisherId: event.publisherId,
+        buyerId: event.buyerId ?? null,
+        leadId: event.leadId ?? null,
+        environment: event.environment,
+        createdAt: now,
+      })),
+      now
+    )
+    return published.map(({ id }) => id)
   }
 }

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { pagination, slug, strictObject } from '#validators/helpers'
+import { pagination, slug, strictObject, uuid } from '#validators/helpers'
 
 const text = (max = 200) => vine.string().trim().maxLength(max)
 
@@ -64,6 +64,10 @@ export const listLeadsValidator = vine.create({
   environment: vine.enum(['live', 'sandbox'] as const).optional(),
   from: vine.date({ formats: ['iso8601'] }).optional(),
   to: vine.date({ formats: ['iso8601'] }).optional(),
+  /** `true`: accepted leads not (yet) sold; `false`: sold leads. */
+  unsold: vine.boolean().optional(),
+  /** Operator only: leads sold to this buyer. */
+  buyer_id: uuid().optional(),
   ...pagination,
 })
 

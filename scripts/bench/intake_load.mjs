@@ -16,13 +16,14 @@ function nextLead() {
     const earlier = sent[Math.floor(Math.random() * sent.length)]
     return { publisher: earlier.publisher, body: earlier.body }
   }
-  const n = `${process.pid}${serial}`.slice(-8).padStart(8, '1')
+  // +31 61 followed by 7 digits is always a valid Dutch mobile number.
+  const n = String((process.pid * 7919 + serial) % 10_000_000).padStart(7, '0')
   const body = {
     publisher: publisher.slug,
     contact: {
       name: 'Jan Jansen',
       email: `lead.${process.pid}.${serial}@example.nl`,
-      phone: roll === 8 ? '0612' : `+316${n}`,
+      phone: roll === 8 ? '0612' : `+3161${n}`,
       postal_code: '1012 AB',
       country: 'NL',
     },

@@ -3,7 +3,13 @@ import { test } from '@japa/runner'
 import PublisherInvitation from '#models/publisher_invitation'
 import User from '#models/user'
 import { createPublisher } from '#tests/support/fixtures'
-import { PASSWORD, acceptInvitation, expectText, invitationTokenFor } from '#tests/browser/helpers'
+import {
+  PASSWORD,
+  acceptInvitation,
+  createPortalUser,
+  expectText,
+  invitationTokenFor,
+} from '#tests/browser/helpers'
 
 test.group('Invitation / links that cannot be used', () => {
   test('an unknown or malformed token answers 404 with a clear page', async ({
@@ -76,6 +82,32 @@ test.group('Invitation / links that cannot be used', () => {
     await expectText(page, '[role="alert"]', 'The two passwords do not match.')
     await page.assertPath(`/invitations/${token}`)
     assert.isNull(await User.findBy('email', publisher.contactEmail))
+    const invitation = await PublisherInvitation.findByOrFail('publisher_id', publisher.id)
+    assert.isNull(invitation.acceptedAt)
+  })
+
+  test('an address that already has an account answers 409 and the invitation stays open', async ({
+    browserContext,
+    assert,
+  }) => {
+    const publisher = await createPublisher()
+    const token = invitationTokenFor(publisher.contactEmail)
+    const existing = await createPortalUser('compliance_officer')
+    existing.email = publisher.contactEmail
+    await existing.save()
+
+    const page = await browserContext.newPage()
+    await page.goto(`/invitations/${token}`)
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST'),
+      acceptInvitation(page),
+    ])
+    assert.equal(answer.status(), 409)
+    await expectText(page, '[data-test="invitation-problem"]', 'Account already exists')
+
+    const users = await User.query().where('email', publisher.contactEmail)
+    assert.lengthOf(users, 1)
+    assert.equal(users[0].role, 'compliance_officer')
     const invitation = await PublisherInvitation.findByOrFail('publisher_id', publisher.id)
     assert.isNull(invitation.acceptedAt)
   })

@@ -1,17 +1,11 @@
-import { createRequire } from 'node:module'
+import { Ajv2020 } from 'ajv/dist/2020.js'
 
-/**
- * JSON Schema 2020-12 checks over the OpenAPI document, with the Ajv that
- * @seriousme/openapi-schema-validator brings (the project's own `ajv` is v6,
- * which knows no 2020-12).
- */
-const requireFromValidator = createRequire(import.meta.resolve('@seriousme/openapi-schema-validator'))
-const Ajv2020 = requireFromValidator('ajv/dist/2020.js').default
+/** JSON Schema 2020-12 checks over the OpenAPI document's schemas. */
 
 const DOCUMENT_ID = 'urn:leadgate:openapi'
 
 /** The formats the document may use; strict mode refuses any other. */
-const FORMATS = {
+const FORMATS: Record<string, true | RegExp> = {
   'uuid': /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
   'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
   'email': /^[^\s@]+@[^\s@]+$/,
@@ -23,11 +17,19 @@ export type SchemaCheck = ((data: unknown) => boolean) & { errors?: unknown[] | 
 
 /** Escapes one JSON Pointer segment (RFC 6901) for use in a URI fragment. */
 export function pointerTo(...segments: string[]) {
-  return segments.map((segment) => `/${encodeURIComponent(segment.replaceAll('~', '~0').replaceAll('/', '~1'))}`).join('')
+  return segments
+    .map((segment) => `/${encodeURIComponent(segment.replaceAll('~', '~0').replaceAll('/', '~1'))}`)
+    .join('')
 }
 
 export function schemaChecker(document: object) {
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: true, formats: FORMATS })
+  const ajv = new Ajv2020({
+    strict: true,
+    strictRequired: false,
+    allowUnionTypes: true,
+    allErrors: true,
+    formats: FORMATS,
+  })
   // Ajv understands OpenAPI 3.0's `nullable`; JSON Schema 2020-12 does not, so refuse it.
   ajv.removeKeyword('nullable')
   // The document's own fields are not schema keywords; strict mode would refuse them at the root.
@@ -42,7 +44,7 @@ export function schemaChecker(document: object) {
     },
     /** Errors of a schema against the JSON Schema 2020-12 meta-schema. */
     metaSchemaErrors(schema: unknown) {
-      return ajv.validateSchema(schema) ? [] : ajv.errors
+      return ajv.validateSchema(schema as object) ? [] : ajv.errors
     },
   }
 }

@@ -1,0 +1,122 @@
+import { Queue, Worker, type Job } from 'bullmq'
+import app from '@adonisjs/core/services/app'
+import logger from '@adonisjs/core/services/logger'
+import routingConfig from '#config/routing'
+import { redisConnection } from '#config/redis'
+import RoutingService from '#services/routing_service'
+import RoutingSweeper from '#services/routing_sweeper'
+
+type RoutingJob = { leadId: string } | Record<string, never>
+
+const SWEEP_SCHEDULER = 'routing-sweep'
+const queues = new Map<string, Queue<RoutingJob>>()
+
+/** One producer per key prefix, opened on first use. */
+export function routingQueue(prefix = routingConfig.prefix) {
+  let queue = queues.get(prefix)
+  if (!queue) {
+    queue = new Queue<RoutingJob>(routingConfig.queue, { connection: redisConnection, prefix })
+    queue.on('error', (error) => logger.warn({ err: error }, 'routing queue: redis error'))
+    queues.set(prefix, queue)
+  }
+  return queue
+}
+
+/**
+ * Queues routing for leads accepted live: call it after the intake
+ * transaction commits. The job id is the lead id, so a lead queued twice
+ * (intake and the sweeper, say) is routed once. Never throws: when Redis
+ * cannot take the job, the sweeper picks the lead up later from Postgres.
+ */
+export async function enqueueRouting(
+  leadIds: string | string[],
+  options: { prefix?: string } = {}
+): Promise<boolean> {
+  const ids = Array.isArray(leadIds) ? leadIds : [leadIds]
+  if (ids.length === 0) return true
+  try {
+    await routingQueue(options.prefix).addBulk(
+      ids.map((leadId) => ({
+        name: 'route',
+        data: { leadId },
+        opts: {
+          jobId: leadId,
+          // Finished jobs are dropped so the id is free for a later retry by the sweeper.
+          removeOnComplete: true,
+          removeOnFail: true,
+          attempts: 3,
+          backoff: { type: 'exponential', delay: 500 },
+        },
+      }))
+    )
+    return true
+  } catch (error) {
+    logger.error({ err: error, leads: ids.length }, 'routing: could not queue; the sweeper will retry')
+    return false
+  }
+}
+
+export type RoutingWorkerOptions = {
+  concurrency?: number
+  prefix?: string
+  /** Also run the sweeper every `routing.sweepIntervalSeconds` (default true). */
+  sweep?: boolean
+  /** Uniform [0, 1) source for weighted choices (tests seed it). */
+  random?: () => number
+}
+
+/**
+ * Starts a routing worker in this process; resolves, once it is connected,
+ * to a function that stops it (finishing jobs in flight).
+ */
+export async function startRoutingWorker(options: RoutingWorkerOptions = {}) {
+  const prefix = options.prefix ?? routingConfig.prefix
+  const routing = await app.container.make(RoutingService)
+  const sweeper = await app.container.make(RoutingSweeper)
+
+  const worker = new Worker<RoutingJob>(
+    routingConfig.queue,
+    async (job: Job<RoutingJob>) => {
+      if (job.name === 'sweep') return sweep(sweeper, prefix)
+      return routing.route((job.data as { leadId: string }).leadId, { random: options.random })
+    },
+    {
+      connection: redisConnection,
+      prefix,
+      concurrency: options.concurrency ?? routingConfig.concurrency,
+    }
+  )
+  worker.on('failed', (job, error) =>
+    logger.error({ err: error, jobId: job?.id, attempts: job?.attemptsMade }, 'routing job failed')
+  )
+  worker.on('error', (error) => logger.warn({ err: error }, 'routing worker: redis error'))
+  await worker.waitUntilReady()
+
+  if (options.sweep ?? true) {
+    // Upserted by every worker; Redis keeps one scheduler, so sweeps never pile up.
+    await routingQueue(prefix).upsertJobScheduler(
+      SWEEP_SCHEDULER,
+      { every: routingConfig.sweepIntervalSeconds * 1000 },
+      { name: 'sweep', data: {}, opts: { removeOnComplete: true, removeOnFail: true } }
+    )
+  }
+
+  return async () => {
+    await worker.close()
+  }
+}
+
+/** Re-queues what is due and drops counter rows of periods long over. */
+async function sweep(sweeper: RoutingSweeper, prefix: string) {
+  const due = await sweeper.dueLeads()
+  await enqueueRouting(due, { prefix })
+  await sweeper.pruneUsage()
+  return { requeued: due.length }
+}
+
+/** Closes the producers (shutdown, end of a test run or benchmark). */
+export async function closeRoutingQueues() {
+  const open = [...queues.values()]
+  queues.clear()
+  await Promise.all(open.map((queue) => queue.close()))
+}

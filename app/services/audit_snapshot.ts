@@ -1,0 +1,65 @@
+import pg from 'pg'
+import QueryStream from 'pg-query-stream'
+import services from '#config/services'
+
+/** Every column as the text Postgres sent: parsing is left to whoever needs a value. */
+const RAW_TYPES = { getTypeParser: () => (value: string) => value }
+
+/** A timestamp in the one form the entry hash covers: YYYY-MM-DDTHH:MM:SS.mmmZ. */
+export const TS_SQL = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+
+/**
+ * One read-only, repeatable-read transaction on a connection of its own:
+ * every query sees the same moment of the log (checkpoint, positions and
+ * entries agree), and a long export or verification never holds a slot of
+ * the request pool. Rows stream through a server-side cursor, so memory
+ * stays bounded whatever the size of the log.
+ */
+export default class AuditSnapshot {
+  private constructor(private client: pg.Client) {}
+
+  static async open() {
+    const client = new pg.Client({ connectionString: services.databaseUrl.href })
+    await client.connect()
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+    } catch (error) {
+      await client.end()
+      throw error
+    }
+    return new AuditSnapshot(client)
+  }
+
+  /** Opens a snapshot for `work` and always closes it. */
+  static async run<T>(work: (snapshot: AuditSnapshot) => Promise<T>) {
+    const snapshot = await AuditSnapshot.open()
+    try {
+      return await work(snapshot)
+    } finally {
+      await snapshot.close()
+    }
+  }
+
+  async query<T = Record<string, any>>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const result = await this.client.query(sql, params)
+    return result.rows as T[]
+  }
+
+  /** Rows as objects (parsed as usual), fetched `batchSize` at a time. */
+  stream<T = Record<string, any>>(sql: string, params: unknown[] = [], batchSize = 1000): AsyncIterable<T> {
+    return this.client.query(new QueryStream(sql, params, { batchSize, highWaterMark: batchSize }))
+  }
+
+  /** Rows as arrays of raw text (null stays null): the fastest way through a large table. */
+  streamRaw(sql: string, params: unknown[] = [], batchSize = 5000): AsyncIterable<Array<string | null>> {
+    return this.client.query(
+      new QueryStream(sql, params, { batchSize, highWaterMark: batchSize, rowMode: 'array', types: RAW_TYPES })
+    )
+  }
+
+  /** Ending the connection ends the read-only transaction with it, even with a cursor half read. */
+  async close() {
+    await this.client.end().catch(() => {})
+  }
+}

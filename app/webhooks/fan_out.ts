@@ -1,0 +1,80 @@
+import { uuidv7 } from 'uuidv7'
+import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import type { Environment } from '#auth/principal'
+import { type EventScope, receives } from '#webhooks/subscription'
+
+/** NOTIFY channel: a commit that created due deliveries wakes the relay at once. */
+export const WAKE_CHANNEL = 'leadgate_webhooks'
+
+export type PublishedEvent = EventScope & { id: string; leadId: string | null; createdAt: Date }
+
+type EndpointRow = {
+  id: string
+  owner_type: 'operator' | 'publisher' | 'buyer'
+  publisher_id: string | null
+  buyer_id: string | null
+  environment: Environment
+  events: string[]
+}
+
+/** A new delivery row, due now. Events of one lead share an ordering key (FIFO endpoints). */
+export function deliveryRow(event: PublishedEvent, endpointId: string, now: Date) {
+  return {
+    id: uuidv7(),
+    event_id: event.id,
+    endpoint_id: endpointId,
+    event_type: event.type,
+    event_created_at: event.createdAt,
+    environment: event.environment,
+    ordering_key: event.leadId,
+    status: 'pending',
+    attempt_count: 0,
+    schedule_offset: 0,
+    next_trigger: 'auto',
+    next_attempt_at: now,
+    created_at: now,
+    updated_at: now,
+  }
+}
+
+/**
+ * Writes one delivery per subscribed, enabled (or circuit-paused) endpoint,
+ * in the caller's transaction, so the deliveries exist exactly when the
+ * events do. Disabled endpoints get none; recovering their outage fills in.
+ */
+export async function fanOut(client: QueryClientContract, events: PublishedEvent[], now: Date) {
+  const publisherIds = [...new Set(events.map((event) => event.publisherId).filter((id): id is string => !!id))]
+  const buyerIds = [...new Set(events.map((event) => event.buyerId).filter((id): id is string => !!id))]
+  const environments = [...new Set(events.map((event) => event.environment))]
+
+  const endpoints: EndpointRow[] = await client
+    .from('public.webhook_endpoints')
+    .select('id', 'owner_type', 'publisher_id', 'buyer_id', 'environment', 'events')
+    .whereIn('status', ['enabled', 'paused'])
+    .whereIn('environment', environments)
+    .where((query) => {
+      query.where('owner_type', 'operator')
+      if (publisherIds.length) query.orWhereIn('publisher_id', publisherIds)
+      if (buyerIds.length) query.orWhereIn('buyer_id', buyerIds)
+    })
+
+  const rows = events.flatMap((event) =>
+    endpoints
+      .filter((endpoint) =>
+        receives(
+          { ownerType: endpoint.owner_type, publisherId: endpoint.publisher_id, buyerId: endpoint.buyer_id, environment: endpoint.environment, events: endpoint.events },
+          event
+        )
+      )
+      .map((endpoint) => deliveryRow(event, endpoint.id, now))
+  )
+  if (rows.length === 0) return 0
+  await client.table('public.webhook_deliveries').multiInsert(rows)
+  await wakeRelay(client)
+  return rows.length
+}
+
+/** Delivered on commit (and dropped on rollback), like the rows it announces. */
+export async function wakeRelay(client: QueryClientContract) {
+  await client.rawQuery('SELECT pg_notify(?, ?)', [WAKE_CHANNEL, ''])
+}

@@ -1,0 +1,26 @@
+import env from '#start/env'
+import services from '#config/services'
+
+const routingConfig = {
+  /** The BullMQ queue routing jobs (and the sweeper's ticks) go through. */
+  queue: 'routing',
+  /**
+   * Redis key prefix of the queue. Defaults to one per database, so test runs
+   * and benchmarks sharing a Redis never pick up each other's jobs.
+   */
+  prefix: env.get('ROUTING_QUEUE_PREFIX') ?? `leadgate-${services.databaseName}`,
+  /** Routing jobs one worker process runs at once; each holds a database connection. */
+  concurrency: env.get('ROUTING_CONCURRENCY') ?? 16,
+  /** An accepted lead nobody bought is offered again (caps reset, rules change) until it is this old. */
+  retryMaxAgeHours: env.get('ROUTING_RETRY_MAX_AGE_HOURS') ?? 72,
+  /** How often the sweeper looks for unsold leads worth another try. */
+  sweepIntervalSeconds: env.get('ROUTING_SWEEP_INTERVAL_SECONDS') ?? 60,
+  /** A live accepted lead never routed this long after intake lost its job (Redis down, crash): re-queued. */
+  lostAfterSeconds: 30,
+  /** Leads re-queued per sweep; the rest follow on the next tick. */
+  sweepBatch: 1000,
+  /** The day and month a cap counts in, for a rule without a schedule (and so without a time zone). */
+  defaultTimezone: env.get('ROUTING_DEFAULT_TIMEZONE') ?? 'UTC',
+}
+
+export default routingConfig
