@@ -7,4 +7,5 @@
 |
 */
 import '#start/routes/api'
+import '#start/routes/webhooks'
 import '#start/routes/portal'

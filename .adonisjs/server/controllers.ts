@@ -11,6 +11,7 @@ export const controllers = {
   concerns: {
     IntakeAnswer: () => import('#controllers/concerns/intake_answer'),
   },
+  Events: () => import('#controllers/events_controller'),
   Invitations: () => import('#controllers/invitations_controller'),
   Labels: () => import('#controllers/labels_controller'),
   Leads: () => import('#controllers/leads_controller'),
@@ -24,4 +25,7 @@ export const controllers = {
   RoutingRules: () => import('#controllers/routing_rules_controller'),
   Session: () => import('#controllers/session_controller'),
   Users: () => import('#controllers/users_controller'),
+  WebhookDeliveries: () => import('#controllers/webhook_deliveries_controller'),
+  WebhookEndpoints: () => import('#controllers/webhook_endpoints_controller'),
+  WebhookRecoveries: () => import('#controllers/webhook_recoveries_controller'),
 }

@@ -3,17 +3,36 @@ import type { HttpContext } from '@adonisjs/core/http'
 import ApiProblem from '#exceptions/api_problem'
 import LeadService from '#services/lead_service'
 import AuditChainService from '#services/audit_chain_service'
-import { auditTrailValidator, verifyTrailValidator } from '#validators/audit_log'
+import AuditExportService, { type ExportFilters } from '#services/audit_export_service'
+import AuditProofService from '#services/audit_proof_service'
+import AuditVerifierService from '#services/audit_verifier_service'
+import {
+  auditExportValidator,
+  auditTrailValidator,
+  consistencyValidator,
+  proofValidator,
+  verifyTrailValidator,
+} from '#validators/audit_log'
 
-/** A lead's audit trail, for whoever may see the lead: publisher, buyer, operator. */
+/**
+ * A lead's audit trail, its proofs and the exports, for whoever may see the
+ * lead: publisher, buyer, operator. Log-wide evidence (checkpoints,
+ * consistency) holds only hashes and sizes, so every reader may have it.
+ */
 @inject()
 export default class AuditLogsController {
   constructor(
     protected leads: LeadService,
-    protected audit: AuditChainService
+    protected audit: AuditChainService,
+    protected proofs: AuditProofService,
+    protected exports: AuditExportService,
+    protected verifier: AuditVerifierService
   ) {}
 
-  async index({ request, principal, bouncer }: HttpContext) {
+  /** With `lead_id`: that lead's trail. Without: an export over the filters, streamed. */
+  async index(ctx: HttpContext) {
+    const { request, principal, bouncer } = ctx
+    if (request.qs().lead_id === undefined) return this.export(ctx)
     await bouncer.with('LeadPolicy').authorize('view')
     const { lead_id: leadId } = await auditTrailValidator.validate(request.qs())
     const publisherId = await this.visiblePublisher(principal, leadId)
@@ -33,11 +52,51 @@ export default class AuditLogsController {
     }
   }
 
+  /** With `lead_id`: that lead's chain. Without: the whole log, trees and signatures included (operator). */
   async verify({ request, principal, bouncer }: HttpContext) {
     await bouncer.with('LeadPolicy').authorize('view')
     const { lead_id: leadId } = await verifyTrailValidator.validate(request.qs())
+    if (leadId === undefined) {
+      await bouncer.with('AuditLogPolicy').authorize('verifyLog')
+      return this.verifier.verifyLog()
+    }
     await this.visiblePublisher(principal, leadId)
     return this.audit.verify(leadId)
+  }
+
+  async proof({ request, principal, bouncer }: HttpContext) {
+    await bouncer.with('AuditLogPolicy').authorize('view')
+    const { lead_id: leadId } = await proofValidator.validate(request.qs())
+    await this.visiblePublisher(principal, leadId)
+    return this.proofs.bundle(leadId)
+  }
+
+  async consistency({ request, bouncer }: HttpContext) {
+    await bouncer.with('AuditLogPolicy').authorize('view')
+    const { from, to } = await consistencyValidator.validate(request.qs())
+    return this.proofs.consistency(from, to)
+  }
+
+  async latestCheckpoint({ bouncer }: HttpContext) {
+    await bouncer.with('AuditLogPolicy').authorize('view')
+    const checkpoint = await this.proofs.latestCheckpoint()
+    if (!checkpoint) throw ApiProblem.notFound('checkpoint')
+    return { ...checkpoint, ...this.proofs.key }
+  }
+
+  private async export({ request, response, principal, bouncer }: HttpContext) {
+    await bouncer.with('AuditLogPolicy').authorize('export')
+    const { format = 'json', ...filters } = await auditExportValidator.validate(request.qs())
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+    response.header('Cache-Control', 'no-store')
+    if (format === 'csv') {
+      response.header('Content-Type', 'text/csv; charset=utf-8')
+      response.header('Content-Disposition', `attachment; filename="audit-log-${stamp}.csv"`)
+      return response.stream(this.exports.csv(principal, filters as ExportFilters))
+    }
+    response.header('Content-Type', 'application/json; charset=utf-8')
+    response.header('Content-Disposition', `attachment; filename="audit-log-${stamp}.json"`)
+    return response.stream(this.exports.json(principal, filters as ExportFilters))
   }
 
   private async visiblePublisher(principal: HttpContext['principal'], leadId: string) {

@@ -8,7 +8,7 @@ import RoutingSweeper from '#services/routing_sweeper'
 
 type RoutingJob = { leadId: string } | Record<string, never>
 
-const SWEEP_SCHEDULER = 'routing-sweep'
+export const SWEEP_SCHEDULER = 'routing-sweep'
 const queues = new Map<string, Queue<RoutingJob>>()
 
 /** One producer per key prefix, opened on first use. */
@@ -72,12 +72,11 @@ export type RoutingWorkerOptions = {
 export async function startRoutingWorker(options: RoutingWorkerOptions = {}) {
   const prefix = options.prefix ?? routingConfig.prefix
   const routing = await app.container.make(RoutingService)
-  const sweeper = await app.container.make(RoutingSweeper)
 
   const worker = new Worker<RoutingJob>(
     routingConfig.queue,
     async (job: Job<RoutingJob>) => {
-      if (job.name === 'sweep') return sweep(sweeper, prefix)
+      if (job.name === 'sweep') return sweepRouting({ prefix })
       return routing.route((job.data as { leadId: string }).leadId, { random: options.random })
     },
     {
@@ -106,11 +105,15 @@ export async function startRoutingWorker(options: RoutingWorkerOptions = {}) {
   }
 }
 
-/** Re-queues what is due and drops counter rows of periods long over. */
-async function sweep(sweeper: RoutingSweeper, prefix: string) {
-  const due = await sweeper.dueLeads()
-  await enqueueRouting(due, { prefix })
-  await sweeper.pruneUsage()
+/**
+ * One sweep (the worker runs it on a schedule): re-queues the unsold leads
+ * that are due another try and drops counter rows of periods long over.
+ */
+export async function sweepRouting(options: { prefix?: string; now?: Date } = {}) {
+  const sweeper = await app.container.make(RoutingSweeper)
+  const due = await sweeper.dueLeads({ now: options.now })
+  await enqueueRouting(due, { prefix: options.prefix })
+  await sweeper.pruneUsage(options.now)
   return { requeued: due.length }
 }
 

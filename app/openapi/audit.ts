@@ -1,7 +1,16 @@
-import { arrayOf, nullable, operation, record, ref, type Section } from './helpers.js'
+import { CSV_COLUMNS, EXPORT_FORMAT } from '#services/audit_export_service'
+import { PROOF_FORMAT } from '#services/audit_proof_service'
+import { arrayOf, nullable, operation, record, ref, type Schema, type Section } from './helpers.js'
 
 /** The append-only, hash-chained audit trail, its exports and its tamper evidence. */
-const hash = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Lower-case hex SHA-256.' }
+const withAll = (base: string, extra: Record<string, Schema>) => ({
+  allOf: [ref(base), record(extra)],
+})
+const logIndex = {
+  type: 'integer',
+  minimum: 0,
+  description: 'Position in the signed Merkle tree (leaf index).',
+}
 
 const schemas = {
   AuditEvent: {
@@ -23,7 +32,7 @@ const schemas = {
       'lead.erased',
     ],
   },
-  Hash: hash,
+  Hash: { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'Lower-case hex SHA-256.' },
   AuditEntry: record(
     {
       event: ref('AuditEvent'),
@@ -53,80 +62,139 @@ const schemas = {
     },
     { description: 'Fixed structure, no free text, no personal data.' }
   ),
+  SealedAuditEntry: withAll('AuditEntry', { log_index: logIndex }),
   LeadTrail: record({ lead_id: ref('Id'), events: arrayOf(ref('AuditEntry')) }),
-  AuditExport: record(
-    { leads: arrayOf(ref('LeadTrail')) },
-    { description: 'Nested export: every lead in the filter with its events and hashes, streamed.' }
+  SigningKey: record({
+    public_key: { type: 'string', description: 'The Ed25519 key that signs checkpoints, base64.' },
+    verifier_key: { type: 'string', description: 'The same key as a C2SP note verifier key.' },
+  }),
+  Checkpoint: record(
+    {
+      origin: { type: 'string', description: "The log's name in the C2SP tlog-checkpoint note." },
+      size: { type: 'integer', minimum: 0 },
+      root: ref('Hash'),
+      key_id: { type: 'string' },
+      signature: { type: 'string', description: 'Ed25519 signature, base64.' },
+      note: { type: 'string', description: 'The signed note, as a C2SP note verifier reads it.' },
+    },
+    { description: 'A signed (origin, size, root) of the log.' }
   ),
-  AuditVerification: record({
-    lead_id: { ...nullable(ref('Id')), description: 'Null when the whole log was verified.' },
+  SignedCheckpoint: { allOf: [ref('Checkpoint'), ref('SigningKey')] },
+  AuditExport: {
+    allOf: [
+      ref('SigningKey'),
+      record({
+        format: { const: EXPORT_FORMAT },
+        generated_at: ref('Timestamp'),
+        filters: { type: 'object', description: 'The filters the export was made with.' },
+        complete: {
+          type: 'boolean',
+          description:
+            'True for an unfiltered operator export: a verifier can rebuild the signed root from it.',
+        },
+        checkpoint: nullable(ref('Checkpoint')),
+        leads: arrayOf(
+          record({
+            lead_id: ref('Id'),
+            publisher_id: ref('Id'),
+            events: arrayOf({
+              allOf: [ref('AuditEntry'), record({ log_index: nullable(logIndex) })],
+            }),
+          })
+        ),
+        lead_count: { type: 'integer', minimum: 0 },
+        event_count: { type: 'integer', minimum: 0 },
+      }),
+    ],
+    description: 'Nested export, streamed: every lead in the filter with its events and hashes.',
+  },
+  LeadVerification: record({
+    lead_id: ref('Id'),
     valid: { type: 'boolean' },
     entries: { type: 'integer', minimum: 0, description: 'Entries checked.' },
     broken_at: {
-      ...nullable({ type: 'integer' }),
-      description:
-        'The `lead_seq` (or, for the whole log, `log_index`) of the first broken entry; null when valid.',
+      ...nullable(
+        record({
+          lead_seq: { type: 'integer', minimum: 1 },
+          reason: { type: 'string', examples: ['hash_mismatch'] },
+        })
+      ),
+      description: 'The first broken entry; null when the trail is intact.',
     },
   }),
+  LogFailure: {
+    type: 'object',
+    required: ['reason', 'detail'],
+    properties: {
+      reason: { type: 'string', examples: ['checkpoint_root_mismatch'] },
+      detail: { type: 'string' },
+      log_index: nullable({ type: 'integer' }),
+      entry_id: { type: 'string' },
+      lead_id: ref('Id'),
+      lead_seq: { type: 'integer' },
+      checkpoint_size: { type: 'integer' },
+    },
+  },
+  LogVerification: {
+    type: 'object',
+    required: ['lead_id', 'valid', 'entries', 'broken_at'],
+    properties: {
+      lead_id: { type: 'null' },
+      valid: { type: 'boolean' },
+      entries: { type: 'integer', minimum: 0 },
+      sealed: { type: 'integer', minimum: 0 },
+      unsealed: { type: 'integer', minimum: 0 },
+      leads: { type: 'integer', minimum: 0 },
+      checkpoints: { type: 'integer', minimum: 0 },
+      tree_size: { type: 'integer', minimum: 0 },
+      root: nullable(ref('Hash')),
+      broken_at: nullable(ref('LogFailure')),
+      failures: arrayOf(ref('LogFailure')),
+      failure_counts: { type: 'object', additionalProperties: { type: 'integer' } },
+      duration_ms: { type: 'integer', minimum: 0 },
+    },
+    description: 'Every chain, every leaf and every checkpoint of the whole log, recomputed.',
+  },
   InclusionProof: record(
     {
-      leaf_index: { type: 'integer', minimum: 0 },
+      log_index: logIndex,
+      leaf_index: logIndex,
       tree_size: { type: 'integer', minimum: 1 },
       hashes: arrayOf(ref('Hash')),
     },
     { description: 'RFC 9162 inclusion proof of one entry in the signed tree.' }
   ),
-  Checkpoint: record({
-    origin: { type: 'string', description: "The log's name in the C2SP tlog-checkpoint note." },
-    size: { type: 'integer', minimum: 0 },
-    root: ref('Hash'),
-    signature: { type: 'string', description: 'Ed25519 signature, base64.' },
-    key_id: { type: 'string' },
-  }),
-  ProofBundle: record(
-    {
-      lead_id: ref('Id'),
-      entries: arrayOf({
-        allOf: [ref('AuditEntry'), record({ log_index: { type: 'integer', minimum: 0 } })],
+  ProofBundle: {
+    allOf: [
+      ref('SigningKey'),
+      record({
+        format: { const: PROOF_FORMAT },
+        lead_id: ref('Id'),
+        entries: arrayOf(ref('SealedAuditEntry')),
+        proofs: arrayOf(ref('InclusionProof')),
+        checkpoint: ref('Checkpoint'),
       }),
-      proofs: arrayOf(ref('InclusionProof')),
-      checkpoint: ref('Checkpoint'),
-      public_key: {
-        type: 'string',
-        description: 'The Ed25519 public key that signs checkpoints, base64.',
-      },
-    },
-    { description: 'Verifies offline with the shipped, dependency-free verifier.' }
-  ),
+    ],
+    description:
+      'Verifies offline with the shipped, dependency-free verifier (bin/verify_audit.mjs).',
+  },
+  ConsistencyProof: {
+    allOf: [
+      ref('SigningKey'),
+      record({ from: ref('Checkpoint'), to: ref('Checkpoint'), hashes: arrayOf(ref('Hash')) }),
+    ],
+    description: 'RFC 9162 consistency proof: the later tree extends the earlier one unchanged.',
+  },
 }
 
-const leadId = (description: string) => ({
-  name: 'lead_id',
+const query = (name: string, schema: Schema, description: string, required = false) => ({
+  name,
   in: 'query',
   description,
-  schema: ref('Id'),
+  ...(required ? { required } : {}),
+  schema,
 })
-/** Parameters API.md specifies that the served route does not take yet. */
-const planned = { 'x-leadgate-status': 'planned' }
-const filters = [
-  {
-    name: 'from',
-    in: 'query',
-    description: 'Events at or after.',
-    schema: ref('Timestamp'),
-    ...planned,
-  },
-  { name: 'to', in: 'query', description: 'Events before.', schema: ref('Timestamp'), ...planned },
-  {
-    name: 'publisher',
-    in: 'query',
-    description: 'Publisher slug.',
-    schema: ref('Slug'),
-    ...planned,
-  },
-  { name: 'label', in: 'query', description: 'Label slug.', schema: ref('Slug'), ...planned },
-  { name: 'buyer', in: 'query', description: 'Buyer id.', schema: ref('Id'), ...planned },
-]
+const treeSize = { type: 'integer', minimum: 0 }
 
 export const audit: Section = {
   tags: [
@@ -144,27 +212,30 @@ export const audit: Section = {
         tag: 'Audit',
         summary: 'Read or export the audit trail',
         description:
-          "With `lead_id`: that lead's trail (served now). Without: an export over the filters, streamed — `format=csv` gives one row per event " +
-          '(columns `lead_id, lead_seq, event, ts, actor, status_from, status_to, prev_hash, hash`), `format=json` nests events under their lead. ' +
-          'The exports (`format=csv` and the filters) are planned: until then `lead_id` is required.',
+          "With `lead_id`: that lead's trail. Without: an export over the filters, streamed — `format=csv` gives one row per event " +
+          `(columns \`${CSV_COLUMNS.join(', ')}\`), \`format=json\` nests events under their lead.`,
         scope: 'read',
         parameters: [
-          leadId("One lead's trail."),
-          {
-            name: 'format',
-            in: 'query',
-            description: '`csv` is planned.',
-            schema: { type: 'string', enum: ['json', 'csv'], default: 'json' },
-          },
-          ...filters,
+          query('lead_id', ref('Id'), "One lead's trail."),
+          query(
+            'format',
+            { type: 'string', enum: ['json', 'csv'], default: 'json' },
+            'Export format.'
+          ),
+          query('from', ref('Timestamp'), 'Events at or after.'),
+          query('to', ref('Timestamp'), 'Events before.'),
+          query('publisher', ref('Slug'), 'Publisher slug.'),
+          query('label', ref('Slug'), 'Label slug.'),
+          query('buyer', ref('Id'), 'Buyer id.'),
+          query('environment', ref('Environment'), 'Live or sandbox leads.'),
         ],
         success: {
           status: 200,
-          description: 'The trail or the export.',
+          description: 'The trail, or the export.',
           schema: { oneOf: [ref('LeadTrail'), ref('AuditExport')] },
           content: { 'text/csv': { schema: { type: 'string' } } },
         },
-        errors: [422],
+        errors: [404, 422],
       }),
     },
     '/v1/audit-logs/verify': {
@@ -173,11 +244,15 @@ export const audit: Section = {
         tag: 'Audit',
         summary: 'Verify a trail or the whole log',
         description:
-          'Recomputes every hash and reports the first broken entry. Without `lead_id` the whole log is verified (operator; planned — until then `lead_id` is required).',
+          'Recomputes every hash and reports the first broken entry. Without `lead_id` the whole log is verified: chains, leaves and signed checkpoints (operator).',
         scope: 'read',
-        parameters: [leadId('The lead whose trail to verify.')],
-        success: { status: 200, description: 'The verdict.', schema: ref('AuditVerification') },
-        errors: [422],
+        parameters: [query('lead_id', ref('Id'), 'The lead whose trail to verify.')],
+        success: {
+          status: 200,
+          description: 'The verdict.',
+          schema: { oneOf: [ref('LeadVerification'), ref('LogVerification')] },
+        },
+        errors: [404, 422],
       }),
     },
     '/v1/audit-logs/proof': {
@@ -186,10 +261,24 @@ export const audit: Section = {
         tag: 'Audit',
         summary: "Get a lead's proof bundle",
         description:
-          'Its entries, an inclusion proof for each, the signed checkpoint and the public key.',
+          'Its entries, an inclusion proof for each, the signed checkpoint and the public key. A lead whose newest entries are not sealed yet answers 409 `not_sealed` with `retry_after_seconds`.',
         scope: 'read',
-        parameters: [{ ...leadId('The lead.'), required: true }],
+        parameters: [query('lead_id', ref('Id'), 'The lead.', true)],
         success: { status: 200, description: 'The bundle.', schema: ref('ProofBundle') },
+        errors: [404, 409, 422],
+      }),
+    },
+    '/v1/audit-logs/consistency': {
+      get: operation('/v1/audit-logs/consistency', {
+        id: 'getAuditConsistency',
+        tag: 'Audit',
+        summary: 'Prove one checkpoint extends another',
+        scope: 'read',
+        parameters: [
+          query('from', treeSize, 'Size of the earlier checkpoint.', true),
+          query('to', treeSize, 'Size of the later checkpoint.', true),
+        ],
+        success: { status: 200, description: 'The proof.', schema: ref('ConsistencyProof') },
         errors: [404, 422],
       }),
     },
@@ -199,7 +288,8 @@ export const audit: Section = {
         tag: 'Audit',
         summary: 'Get the latest signed checkpoint',
         scope: 'read',
-        success: { status: 200, description: 'The checkpoint.', schema: ref('Checkpoint') },
+        success: { status: 200, description: 'The checkpoint.', schema: ref('SignedCheckpoint') },
+        errors: [404],
       }),
     },
   },

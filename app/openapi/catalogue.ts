@@ -409,7 +409,8 @@ export const catalogue: Section = {
         tag: 'Publishers',
         summary: 'Update a publisher',
         description:
-          'Rename, set live or pause, and choose delivery methods; the onboarding step follows.',
+          'Rename, set live or pause, and choose delivery methods; the onboarding step follows. ' +
+          "A publisher may change its own `delivery_methods`; everything else is the operator's.",
         scope: 'submit',
         body: {
           schema: ref('PublisherUpdate'),

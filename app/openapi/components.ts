@@ -245,7 +245,7 @@ export const responses = {
     { Allow: header('Allow') }
   ),
   Conflict: problemResponse(
-    'The resource already exists (e.g. a slug that is taken).',
+    'The request conflicts with the current state: a slug or e-mail that is taken, or audit entries not sealed yet.',
     problemExample(
       409,
       'slug_taken',

@@ -1,4 +1,11 @@
 import {
+  EVENT_DATA_SCHEMAS,
+  EVENT_DATA_SCHEMA_OF,
+  EVENT_TYPES,
+  SUBSCRIBABLE_EVENT_TYPES,
+  envelopeSchema,
+} from '#webhooks/event_schemas'
+import {
   arrayOf,
   list,
   nullable,
@@ -11,45 +18,61 @@ import {
   type Section,
 } from './helpers.js'
 
-/** Webhook endpoints, their deliveries and replay; and the events Leadgate sends. */
-const EVENT_TYPES = [
-  'lead.received',
-  'consent.recorded',
-  'match.found',
-  'payout.processed',
-  'dispute.opened',
-  'dispute.responded',
-  'dispute.decided',
-  'endpoint.failing',
-  'endpoint.disabled',
-  'endpoint.recovered',
-]
+/**
+ * Webhook endpoints, their deliveries and replay; and the events Leadgate
+ * sends, whose payload schemas come from the event registry that checks
+ * every event before it is published.
+ */
 const secret = {
   type: 'string',
   pattern: '^whsec_[A-Za-z0-9+/]{43}=$',
-  description: 'Shown only in this response. Base64 of 32 random bytes after `whsec_`.',
+  description: 'Shown only in this response: `whsec_` and the base64 of 32 random bytes.',
 }
 const endpointUrl = {
   type: 'string',
   format: 'uri',
   maxLength: 2048,
-  description: 'https in production; private and loopback addresses are refused.',
+  description:
+    'http or https (https in production); loopback, private and link-local addresses are refused.',
   examples: ['https://crm.example/hooks/leadgate'],
 }
 const eventList = arrayOf(ref('EventType'), {
   minItems: 1,
-  maxItems: EVENT_TYPES.length,
+  maxItems: SUBSCRIBABLE_EVENT_TYPES.length,
   uniqueItems: true,
 })
+const endpointSettings = {
+  description: nullable({ type: 'string', maxLength: 500 }),
+  fifo: {
+    type: 'boolean',
+    description:
+      'One delivery in flight per ordering key (the lead), so events of a lead arrive in order.',
+  },
+  rate_limit_per_second: {
+    ...nullable({ type: 'integer', minimum: 1, maximum: 10000 }),
+    description:
+      'Throttle deliveries to this endpoint; a throttled delivery waits without spending an attempt.',
+  },
+}
+
+const deliveryFilters = [
+  { name: 'type', in: 'query', schema: { type: 'string', enum: [...EVENT_TYPES] } },
+  { name: 'from', in: 'query', description: 'Created at or after.', schema: ref('Timestamp') },
+  { name: 'to', in: 'query', description: 'Created before.', schema: ref('Timestamp') },
+]
 
 const schemas = {
-  EventType: { type: 'string', enum: EVENT_TYPES },
+  EventType: {
+    type: 'string',
+    enum: [...SUBSCRIBABLE_EVENT_TYPES],
+    description: 'What an endpoint can subscribe to.',
+  },
   DeliveryStatus: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'exhausted'] },
   WebhookEndpointCreate: strictObject(
     {
       url: endpointUrl,
       events: eventList,
-      description: { type: 'string', maxLength: 500 },
+      ...endpointSettings,
       publisher_id: {
         ...ref('Id'),
         description: 'Operator only: the publisher whose events this endpoint receives.',
@@ -65,67 +88,134 @@ const schemas = {
   WebhookEndpointUpdate: strictObject({
     url: endpointUrl,
     events: eventList,
-    description: { type: 'string', maxLength: 500 },
+    ...endpointSettings,
     status: { type: 'string', enum: ['enabled', 'disabled'] },
   }),
-  WebhookEndpoint: record({
-    id: ref('Id'),
-    url: { type: 'string', format: 'uri' },
-    events: arrayOf(ref('EventType')),
-    description: nullable({ type: 'string' }),
-    status: { type: 'string', enum: ['enabled', 'disabled'] },
-    publisher_id: nullable(ref('Id')),
-    buyer_id: nullable(ref('Id')),
-    created_at: ref('Timestamp'),
-    updated_at: ref('Timestamp'),
-  }),
+  WebhookEndpoint: {
+    type: 'object',
+    required: ['id', 'url', 'events', 'status', 'owner', 'publisher_id', 'buyer_id', 'created_at'],
+    properties: {
+      id: ref('Id'),
+      url: { type: 'string', format: 'uri' },
+      events: arrayOf(ref('EventType')),
+      ...endpointSettings,
+      status: { type: 'string', enum: ['enabled', 'disabled', 'paused'] },
+      owner: { type: 'string', enum: ['operator', 'publisher', 'buyer'] },
+      publisher_id: nullable(ref('Id')),
+      buyer_id: nullable(ref('Id')),
+      environment: ref('Environment'),
+      disabled_reason: nullable({ type: 'string', enum: ['manual', 'gone', 'failing'] }),
+      disabled_at: nullable(ref('Timestamp')),
+      paused_until: {
+        ...nullable(ref('Timestamp')),
+        description: 'The circuit breaker holds deliveries until then.',
+      },
+      failing_since: nullable(ref('Timestamp')),
+      last_success_at: nullable(ref('Timestamp')),
+      previous_secret_expires_at: {
+        ...nullable(ref('Timestamp')),
+        description: 'After a rotation the old secret signs beside the new one until then.',
+      },
+      created_at: ref('Timestamp'),
+      updated_at: ref('Timestamp'),
+    },
+  },
   WebhookEndpointCreated: { allOf: [ref('WebhookEndpoint'), record({ secret })] },
   WebhookEndpointPage: page('WebhookEndpoint'),
   SecretRotation: record({
     secret,
     previous_secret_expires_at: {
       ...ref('Timestamp'),
-      description: 'The old secret signs beside the new one until then (24 h).',
+      description: 'The old secret keeps signing beside the new one until then (24 h).',
     },
   }),
-  WebhookDelivery: record({
-    id: ref('Id'),
-    event_id: ref('Id'),
-    endpoint_id: ref('Id'),
-    type: ref('EventType'),
-    status: ref('DeliveryStatus'),
-    attempts: { type: 'integer', minimum: 0 },
-    next_attempt_at: nullable(ref('Timestamp')),
-    last_response_status: nullable({ type: 'integer' }),
-    created_at: ref('Timestamp'),
-  }),
+  WebhookDelivery: {
+    type: 'object',
+    required: ['id', 'event_id', 'endpoint_id', 'type', 'status', 'attempts', 'created_at'],
+    properties: {
+      id: ref('Id'),
+      event_id: ref('Id'),
+      endpoint_id: ref('Id'),
+      type: { type: 'string', enum: [...EVENT_TYPES] },
+      status: ref('DeliveryStatus'),
+      attempts: { type: 'integer', minimum: 0 },
+      next_attempt_at: nullable(ref('Timestamp')),
+      next_trigger: { type: 'string', enum: ['auto', 'manual', 'recover'] },
+      last_attempt_at: nullable(ref('Timestamp')),
+      last_response_status: nullable({ type: 'integer' }),
+      last_error: nullable({ type: 'string' }),
+      succeeded_at: nullable(ref('Timestamp')),
+      event_created_at: nullable(ref('Timestamp')),
+      created_at: ref('Timestamp'),
+    },
+  },
+  WebhookAttempt: {
+    type: 'object',
+    required: ['attempt', 'trigger', 'started_at', 'succeeded'],
+    properties: {
+      attempt: { type: 'integer', minimum: 1 },
+      trigger: { type: 'string', enum: ['auto', 'manual', 'recover', 'probe'] },
+      started_at: ref('Timestamp'),
+      succeeded: { type: 'boolean' },
+      status_code: nullable({ type: 'integer' }),
+      latency_ms: nullable({ type: 'integer', minimum: 0 }),
+      error: nullable({ type: 'string' }),
+      error_detail: nullable({ type: 'string' }),
+      response_excerpt: {
+        ...nullable({ type: 'string' }),
+        description: 'Up to 20 KB of the answer.',
+      },
+    },
+  },
+  WebhookDeliveryLog: {
+    allOf: [ref('WebhookDelivery'), record({ attempt_log: arrayOf(ref('WebhookAttempt')) })],
+    description: 'One event at one endpoint, with every attempt, oldest first.',
+  },
   WebhookDeliveryPage: page('WebhookDelivery'),
   RecoveryRequest: strictObject(
     { since: ref('Timestamp'), until: { ...ref('Timestamp'), description: 'Now when omitted.' } },
     ['since']
   ),
-  Task: record({
-    id: ref('Id'),
-    status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
-    created_at: ref('Timestamp'),
-  }),
+  BulkRetryRequest: strictObject(
+    {
+      status: { type: 'string', enum: ['failed', 'exhausted'], default: 'exhausted' },
+      endpoint_id: ref('Id'),
+      type: ref('EventType'),
+      from: ref('Timestamp'),
+      to: ref('Timestamp'),
+    },
+    [],
+    {
+      description:
+        'Selects the deliveries to resend; every exhausted one of your endpoints when empty.',
+    }
+  ),
+  RecoveryTask: {
+    type: 'object',
+    required: ['id', 'kind', 'status', 'created_at'],
+    properties: {
+      id: ref('Id'),
+      kind: { type: 'string', enum: ['recover', 'retry'] },
+      status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
+      endpoint_id: nullable(ref('Id')),
+      trigger: { type: 'string', enum: ['manual', 'probe'] },
+      filter: { type: 'object', description: 'What the task resends.' },
+      scheduled: {
+        ...nullable({ type: 'integer', minimum: 0 }),
+        description: 'Deliveries scheduled.',
+      },
+      error: nullable({ type: 'string' }),
+      created_at: ref('Timestamp'),
+      started_at: nullable(ref('Timestamp')),
+      completed_at: nullable(ref('Timestamp')),
+    },
+    description: 'A tracked background task that resends deliveries.',
+  },
   Replay: record({
     event_id: ref('Id'),
     deliveries: { type: 'integer', minimum: 0, description: 'Deliveries scheduled.' },
   }),
-  EventEnvelope: record({
-    event_id: {
-      ...ref('Id'),
-      description: 'The same on every retry and replay: use it to drop duplicates.',
-    },
-    type: ref('EventType'),
-    created: ref('Timestamp'),
-    data: {
-      type: 'object',
-      description:
-        "`lead_id`, `buyer_id`, `provenance {source, campaign}`, `consent {given, timestamp}`; `match.found` carries the lead's contact, provenance and consent too.",
-    },
-  }),
+  ...EVENT_DATA_SCHEMAS,
 }
 
 const signatureHeaders = [
@@ -137,7 +227,7 @@ const signatureHeaders = [
   ['webhook-timestamp', 'Standard Webhooks: unix seconds. Reject timestamps older than 5 minutes.'],
   [
     'webhook-signature',
-    'Standard Webhooks: `v1,<base64>`, several space-separated during a secret rotation.',
+    'Standard Webhooks: `v1,<base64>` of the same HMAC; several, space-separated, during a secret rotation.',
   ],
   ['X-Leadgate-Event-Id', 'The `event_id`.'],
   ['X-Leadgate-Timestamp', 'Unix seconds, as signed.'],
@@ -154,7 +244,7 @@ export const webhooks: Section = {
     {
       name: 'Webhooks',
       description:
-        'Signed event delivery (Standard Webhooks compatible). Failed deliveries are retried for about a day and a half; each can be resent, an outage window recovered and an event replayed.',
+        'Signed event delivery, compatible with Standard Webhooks. Failed deliveries are retried for about a day and a half; each can be resent, an outage window recovered and an event replayed.',
     },
   ],
   schemas,
@@ -228,20 +318,71 @@ export const webhooks: Section = {
     },
     '/v1/webhook-endpoints/{id}/deliveries': {
       parameters: [param('Id')],
-      get: operation('/v1/webhook-endpoints/{id}/deliveries', {
-        ...list(
+      get: operation(
+        '/v1/webhook-endpoints/{id}/deliveries',
+        list(
           'listWebhookDeliveries',
           'Webhooks',
           "List an endpoint's deliveries",
           'WebhookDelivery',
           undefined,
+          [{ name: 'status', in: 'query', schema: ref('DeliveryStatus') }, ...deliveryFilters]
+        )
+      ),
+    },
+    '/v1/webhook-deliveries': {
+      get: operation(
+        '/v1/webhook-deliveries',
+        list(
+          'listWebhookDeliveriesAcrossEndpoints',
+          'Webhooks',
+          'List deliveries across your endpoints',
+          'WebhookDelivery',
+          'E.g. every exhausted delivery, to retry them in bulk.',
           [
             { name: 'status', in: 'query', schema: ref('DeliveryStatus') },
-            { name: 'type', in: 'query', schema: ref('EventType') },
-            { name: 'from', in: 'query', schema: ref('Timestamp') },
-            { name: 'to', in: 'query', schema: ref('Timestamp') },
+            { name: 'endpoint_id', in: 'query', schema: ref('Id') },
+            ...deliveryFilters,
           ]
-        ),
+        )
+      ),
+    },
+    '/v1/webhook-deliveries/retry': {
+      post: operation('/v1/webhook-deliveries/retry', {
+        id: 'retryWebhookDeliveries',
+        tag: 'Webhooks',
+        summary: 'Resend deliveries in bulk',
+        description: 'A tracked background task resends every delivery the filter selects.',
+        scope: 'submit',
+        body: {
+          schema: ref('BulkRetryRequest'),
+          example: { status: 'exhausted', type: 'lead.received' },
+        },
+        success: { status: 202, description: 'The task.', schema: ref('RecoveryTask') },
+      }),
+    },
+    '/v1/webhook-deliveries/{id}': {
+      parameters: [param('Id')],
+      get: operation('/v1/webhook-deliveries/{id}', {
+        id: 'getWebhookDelivery',
+        tag: 'Webhooks',
+        summary: 'Get a delivery and its attempts',
+        scope: 'read',
+        success: {
+          status: 200,
+          description: 'The delivery log.',
+          schema: ref('WebhookDeliveryLog'),
+        },
+      }),
+    },
+    '/v1/webhook-recoveries/{id}': {
+      parameters: [param('Id')],
+      get: operation('/v1/webhook-recoveries/{id}', {
+        id: 'getWebhookRecovery',
+        tag: 'Webhooks',
+        summary: 'Follow a recovery or bulk-retry task',
+        scope: 'read',
+        success: { status: 200, description: 'The task.', schema: ref('RecoveryTask') },
       }),
     },
     '/v1/webhook-deliveries/{id}/retry': {
@@ -264,7 +405,7 @@ export const webhooks: Section = {
           'Resends every failed delivery of the endpoint in `[since, until)` as a tracked background task.',
         scope: 'submit',
         body: { schema: ref('RecoveryRequest'), example: { since: '2025-01-30T00:00:00Z' } },
-        success: { status: 202, description: 'The task.', schema: ref('Task') },
+        success: { status: 202, description: 'The task.', schema: ref('RecoveryTask') },
       }),
     },
     '/v1/events/{event_id}/replay': {
@@ -274,29 +415,37 @@ export const webhooks: Section = {
         tag: 'Webhooks',
         summary: 'Replay an event to every subscribed endpoint',
         scope: 'submit',
-        success: { status: 202, description: 'Deliveries scheduled.', schema: ref('Replay') },
+        success: {
+          status: 202,
+          description: 'Deliveries scheduled, with the same `event_id`.',
+          schema: ref('Replay'),
+        },
       }),
     },
   },
   webhooks: Object.fromEntries(
-    EVENT_TYPES.map((type) => [
-      type,
-      {
-        post: {
-          operationId: `event.${type}`,
-          summary: `${type} event`,
-          parameters: signatureHeaders,
-          requestBody: {
-            required: true,
-            content: { 'application/json': { schema: ref('EventEnvelope') } },
-          },
-          responses: {
-            '2XX': {
-              description: 'Received. Anything else is retried; 410 disables the endpoint.',
+    EVENT_TYPES.map((type) => {
+      const data = EVENT_DATA_SCHEMA_OF[type]
+      return [
+        type,
+        {
+          post: {
+            operationId: `event.${type}`,
+            summary: `${type}`,
+            description: (EVENT_DATA_SCHEMAS[data].description as string | undefined) ?? '',
+            parameters: signatureHeaders,
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: envelopeSchema(type, ref(data)) } },
+            },
+            responses: {
+              '2XX': {
+                description: 'Received. Anything else is retried; 410 disables the endpoint.',
+              },
             },
           },
         },
-      },
-    ])
+      ]
+    })
   ),
 }

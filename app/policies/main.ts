@@ -10,4 +10,6 @@ export const policies = {
   CredentialPolicy: () => import('#policies/credential_policy'),
   UserPolicy: () => import('#policies/user_policy'),
   LeadPolicy: () => import('#policies/lead_policy'),
+  WebhookEndpointPolicy: () => import('#policies/webhook_endpoint_policy'),
+  AuditLogPolicy: () => import('#policies/audit_log_policy'),
 }

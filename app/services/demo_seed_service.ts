@@ -24,12 +24,15 @@ export default class DemoSeedService {
       (await Label.findBy('slug', 'demo')) ??
       (await Label.create({ slug: 'demo', name: 'Demo Energy', branding: { primary_color: '#0f766e' } }))
 
-    for (const [slug, name] of [
-      ['acme-media', 'Acme Media'],
-      ['bright-leads', 'Bright Leads'],
-    ]) {
-      if (!(await Publisher.findBy('slug', slug))) {
-        await this.publishers.create(SYSTEM_OPERATOR, { slug, name, contact_email: `partners@${slug}.example`, label: label.slug, country: 'NL' })
+    // Acme Media is live and delivers by API; Bright Leads has just been invited.
+    for (const [slug, name, live] of [
+      ['acme-media', 'Acme Media', true],
+      ['bright-leads', 'Bright Leads', false],
+    ] as const) {
+      if (await Publisher.findBy('slug', slug)) continue
+      const publisher = await this.publishers.create(SYSTEM_OPERATOR, { slug, name, contact_email: `partners@${slug}.example`, label: label.slug, country: 'NL' })
+      if (live) {
+        await this.publishers.update(SYSTEM_OPERATOR, publisher, { status: 'live', delivery_methods: ['api', 'form'] })
       }
     }
 

@@ -30,9 +30,23 @@ let loading: { version: string; promise: Promise<Snapshot> } | null = null
  * the routing itself. One cheap query per call tells whether anything
  * changed (a rule or buyer updated, a rule added or deleted).
  */
+/**
+ * The version of the rule set: changes whenever a rule or a buyer is
+ * updated, or a rule is added or deleted. A scalar subquery, so a caller
+ * can select it alongside its own query and save a round trip.
+ */
+export const RULES_VERSION_SQL = `(SELECT count(*) || '|' || coalesce(max(r.updated_at)::text, '') || '|' || coalesce(max(b.updated_at)::text, '')
+  FROM routing_rules r JOIN buyers b ON b.id = r.buyer_id)`
+
+/**
+ * The enabled rules, kept in memory between routing jobs: at hundreds of
+ * leads a second, reloading every rule for each lead would cost more than
+ * the routing itself. Each call checks the version (one cheap query, or
+ * none when the caller read it already) and reloads only on a change.
+ */
 export default class RoutingRuleBook {
-  async current(): Promise<ActiveRule[]> {
-    const version = await this.version()
+  async current(version?: string): Promise<ActiveRule[]> {
+    version ??= await this.version()
     if (snapshot?.version === version) return snapshot.rules
     if (loading?.version !== version) {
       const promise = this.load(version)
@@ -44,14 +58,9 @@ export default class RoutingRuleBook {
     return loaded.rules
   }
 
-  private async version() {
-    const result = await db.rawQuery(
-      `SELECT count(*)::int AS rules, max(r.updated_at) AS rules_at, max(b.updated_at) AS buyers_at
-       FROM routing_rules r JOIN buyers b ON b.id = r.buyer_id`
-    )
-    const row = result.rows[0]
-    const at = (value: Date | null) => (value ? new Date(value).getTime() : 0)
-    return `${row.rules}:${at(row.rules_at)}:${at(row.buyers_at)}`
+  private async version(): Promise<string> {
+    const result = await db.rawQuery(`SELECT ${RULES_VERSION_SQL} AS version`)
+    return result.rows[0].version
   }
 
   private async load(version: string): Promise<Snapshot> {

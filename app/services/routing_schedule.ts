@@ -11,15 +11,33 @@ function local(at: Date, zone: string) {
   return DateTime.fromJSDate(at, { zone })
 }
 
+type WallClock = { day: string; clock: string } | null
+const wallClocks = new Map<string, WallClock>()
+
+/**
+ * Weekday and "HH:mm" in a zone for the minute `at` falls in. Routing asks
+ * this of hundreds of rules per lead, mostly in a handful of zones, and a
+ * zone's wall clock only moves once a minute: memoised per zone and minute.
+ */
+function wallClock(zone: string, at: Date): WallClock {
+  const key = `${zone}|${Math.floor(at.getTime() / 60_000)}`
+  let found = wallClocks.get(key)
+  if (found === undefined) {
+    const time = local(at, zone)
+    found = time.isValid ? { day: WEEKDAYS[time.weekday - 1], clock: time.toFormat('HH:mm') } : null
+    if (wallClocks.size >= 1000) wallClocks.clear()
+    wallClocks.set(key, found)
+  }
+  return found
+}
+
 /** No schedule means always open. A window includes `from` and excludes `to` ("24:00" runs to midnight). */
 export function withinSchedule(schedule: WeeklySchedule | null, at: Date) {
   if (!schedule) return true
-  const time = local(at, schedule.timezone)
-  if (!time.isValid) return false
-  const day = WEEKDAYS[time.weekday - 1]
-  const clock = time.toFormat('HH:mm')
+  const now = wallClock(schedule.timezone, at)
+  if (!now) return false
   return schedule.windows.some(
-    (window) => window.days.includes(day) && window.from <= clock && clock < window.to
+    (window) => window.days.includes(now.day) && window.from <= now.clock && now.clock < window.to
   )
 }
 

@@ -4,7 +4,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import TenancyService from '#services/tenancy_service'
 import OutboxService from '#services/outbox_service'
 import AuditChainService from '#services/audit_chain_service'
-import RoutingRuleBook, { type ActiveRule } from '#services/routing_rule_book'
+import RoutingRuleBook, { RULES_VERSION_SQL, type ActiveRule } from '#services/routing_rule_book'
 import { reserveCap } from '#services/routing_caps'
 import { matchFoundData } from '#services/routing_match_event'
 import { rankCandidates, screen, type UnsoldReason } from '#services/routing_selection'
@@ -56,6 +56,7 @@ export default class RoutingService {
       .where('f.lead_id', leadId)
       .select('f.environment', 'f.status', 'f.buyer_id', 'f.publisher_id', 'f.label_id')
       .select('p.schema_name', 'p.country', 'l.slug as label_slug')
+      .select(db.raw(`${RULES_VERSION_SQL} AS rules_version`))
       .first()
     if (!fact) return { outcome: 'skipped', leadId, reason: 'unknown' }
     // Sandbox leads exercise integrations; they are never sold.
@@ -63,7 +64,7 @@ export default class RoutingService {
     if (fact.status !== 'accepted' || fact.buyer_id) {
       return { outcome: 'skipped', leadId, reason: 'not_accepted' }
     }
-    const rules = await this.book.current()
+    const rules = await this.book.current(fact.rules_version)
     const context: LeadContext = {
       leadId,
       publisherId: fact.publisher_id,

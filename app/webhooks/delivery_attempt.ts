@@ -138,7 +138,7 @@ export async function recordAttempt(
       [
         uuidv7(), delivery.id, delivery.endpoint_id, attempt, delivery.next_trigger, startedAt, outcome.ok,
         outcome.statusCode, outcome.latencyMs, outcome.excerpt, outcome.error, outcome.errorDetail,
-      ]
+      ] as any[]
     )
     if (inserted.rows.length === 0) return { decision, retryAt: null, duplicate: true }
 
@@ -163,7 +163,7 @@ export async function recordAttempt(
         retryAt ? now : null,
         startedAt, outcome.statusCode, outcome.error,
         decision.kind === 'succeeded' ? now : null, now, delivery.id, attempt - 1,
-      ]
+      ] as any[]
     )
     return { decision, retryAt, duplicate: false }
   })

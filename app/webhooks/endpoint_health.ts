@@ -65,14 +65,16 @@ export async function disableEndpoint(
   trx: TransactionClientContract,
   endpointId: string,
   reason: 'manual' | 'gone' | 'failing',
-  now: Date
+  now: Date,
+  /** For the health rule: only if the outage still started before this (no success came in between). */
+  failingBefore?: Date
 ) {
   const result = await trx.rawQuery(
     `UPDATE webhook_endpoints
         SET status = 'disabled', disabled_reason = ?, disabled_at = ?, paused_until = NULL, updated_at = ?
-      WHERE id = ? AND status <> 'disabled'
+      WHERE id = ? AND status <> 'disabled' ${failingBefore ? 'AND failing_since <= ?' : ''}
       RETURNING *`,
-    [reason, now, now, endpointId]
+    [reason, now, now, endpointId, ...(failingBefore ? [failingBefore] : [])]
   )
   const endpoint: EndpointRow | undefined = result.rows[0]
   if (!endpoint) return null

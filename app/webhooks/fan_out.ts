@@ -5,6 +5,8 @@ import { type EventScope, receives } from '#webhooks/subscription'
 
 /** NOTIFY channel: a commit that created due deliveries wakes the relay at once. */
 export const WAKE_CHANNEL = 'leadgate_webhooks'
+/** NOTIFY channel: a recovery or bulk-retry task was queued. */
+export const TASK_CHANNEL = 'leadgate_webhook_tasks'
 
 export type PublishedEvent = EventScope & { id: string; leadId: string | null; createdAt: Date }
 
@@ -77,4 +79,8 @@ export async function fanOut(client: QueryClientContract, events: PublishedEvent
 /** Delivered on commit (and dropped on rollback), like the rows it announces. */
 export async function wakeRelay(client: QueryClientContract) {
   await client.rawQuery('SELECT pg_notify(?, ?)', [WAKE_CHANNEL, ''])
+}
+
+export async function wakeTaskRunner(client: QueryClientContract) {
+  await client.rawQuery('SELECT pg_notify(?, ?)', [TASK_CHANNEL, ''])
 }

@@ -61,6 +61,9 @@ router
 
         router.get('audit-logs', [AuditLogsController, 'index']).as('audit_logs.index')
         router.get('audit-logs/verify', [AuditLogsController, 'verify']).as('audit_logs.verify')
+        router.get('audit-logs/proof', [AuditLogsController, 'proof']).as('audit_logs.proof')
+        router.get('audit-logs/consistency', [AuditLogsController, 'consistency']).as('audit_logs.consistency')
+        router.get('audit-logs/checkpoints/latest', [AuditLogsController, 'latestCheckpoint']).as('audit_logs.checkpoints.latest')
 
         router.post('users', [UsersController, 'store']).as('users.store')
         router.get('users', [UsersController, 'index']).as('users.index')

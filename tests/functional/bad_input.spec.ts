@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
 import router from '@adonisjs/core/services/router'
+import db from '@adonisjs/lucid/services/db'
 import Label from '#models/label'
 import Buyer from '#models/buyer'
 import Publisher from '#models/publisher'
 import RoutingRule from '#models/routing_rule'
 import User from '#models/user'
+import OauthClientService from '#services/oauth_client_service'
+import { SYSTEM_OPERATOR } from '#services/operator_service'
 import {
   createBuyer,
+  createKey,
   createLabel,
   createPublisher,
   leadBody,
@@ -31,7 +36,9 @@ type Body = Record<string, any>
 type Prepared = { path: string; key: string; body: () => Body }
 type SweepRoute = {
   route: string
-  prepare: () => Promise<Prepared>
+  prepare: (client: any) => Promise<Prepared>
+  /** The route takes no body: only what the body parser and media-type check refuse applies. */
+  bodyless?: boolean
   /** Top-level fields a request cannot leave out. */
   required: string[]
   /** Fields holding a slug (a reference or an identifier, never free text). */
@@ -259,10 +266,209 @@ const ROUTES: SweepRoute[] = [
       }
     },
   },
+  {
+    route: 'POST /v1/webhook-endpoints',
+    required: ['url', 'events'],
+    prepare: async () => {
+      const publisher = await createPublisher()
+      return {
+        path: '/v1/webhook-endpoints',
+        key: (await createKey({ publisherId: publisher.id })).secret,
+        body: () => ({
+          url: 'http://127.0.0.1:9/hooks',
+          events: ['lead.received'],
+          description: 'CRM sync',
+          fifo: true,
+          rate_limit_per_second: 5,
+        }),
+      }
+    },
+  },
+  {
+    route: 'PATCH /v1/webhook-endpoints/{id}',
+    required: [],
+    prepare: async (client) => {
+      const { key, endpointId } = await webhookWorld(client)
+      return {
+        path: `/v1/webhook-endpoints/${endpointId}`,
+        key,
+        body: () => ({
+          url: 'http://127.0.0.1:9/other',
+          events: ['lead.received'],
+          description: 'Renamed',
+          status: 'enabled',
+          fifo: false,
+          rate_limit_per_second: 10,
+        }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/webhook-endpoints/{id}/rotate-secret',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const { key, endpointId } = await webhookWorld(client)
+      return { path: `/v1/webhook-endpoints/${endpointId}/rotate-secret`, key, body: () => ({}) }
+    },
+  },
+  {
+    route: 'POST /v1/webhook-endpoints/{id}/recover',
+    required: ['since'],
+    prepare: async (client) => {
+      const { key, endpointId } = await webhookWorld(client)
+      return {
+        path: `/v1/webhook-endpoints/${endpointId}/recover`,
+        key,
+        body: () => ({ since: '2025-01-01T00:00:00Z', until: '2025-01-02T00:00:00Z' }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/webhook-deliveries/retry',
+    required: [],
+    prepare: async (client) => {
+      const { key, endpointId } = await webhookWorld(client)
+      return {
+        path: '/v1/webhook-deliveries/retry',
+        key,
+        body: () => ({
+          status: 'exhausted',
+          endpoint_id: endpointId,
+          type: 'lead.received',
+          from: '2025-01-01T00:00:00Z',
+          to: '2025-01-02T00:00:00Z',
+        }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/webhook-deliveries/{id}/retry',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const { key, deliveryId } = await webhookWorld(client)
+      return { path: `/v1/webhook-deliveries/${deliveryId}/retry`, key, body: () => ({}) }
+    },
+  },
+  {
+    route: 'POST /v1/events/{event_id}/replay',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const { key, eventId } = await webhookWorld(client)
+      return { path: `/v1/events/${eventId}/replay`, key, body: () => ({}) }
+    },
+  },
+]
+
+/** A publisher with a key, a subscribed endpoint and one delivery (of its first lead). */
+async function webhookWorld(client: any) {
+  const { publisher, key } = await livePublisher()
+  const endpoint = await client
+    .post('/v1/webhook-endpoints')
+    .bearerToken(key)
+    .json({ url: 'http://127.0.0.1:9/hooks', events: ['lead.received'] })
+  endpoint.assertStatus(201)
+  ;(await client.post('/v1/leads').bearerToken(key).json(leadBody(publisher.slug))).assertStatus(
+    201
+  )
+  const deliveries = await client
+    .get(`/v1/webhook-endpoints/${endpoint.body().id}/deliveries`)
+    .bearerToken(key)
+  const [delivery] = deliveries.body().data
+  return {
+    key,
+    endpointId: endpoint.body().id as string,
+    deliveryId: delivery.id as string,
+    eventId: delivery.event_id as string,
+  }
+}
+
+/**
+ * DELETE takes no body; a malformed or oversized one is still refused before
+ * anything is deleted, and an unknown id deletes nothing.
+ */
+const DELETE_ROUTES: {
+  route: string
+  table: string
+  prepare: (client: any) => Promise<Prepared>
+}[] = [
+  {
+    route: 'DELETE /v1/routing-rules/{id}',
+    table: 'routing_rules',
+    prepare: async () => {
+      const buyer = await createBuyer()
+      const rule = await RoutingRule.create({
+        buyerId: buyer.id,
+        labelIds: [],
+        publisherIds: [],
+        criteria: [],
+        priceCents: 100,
+        payoutCents: 50,
+        currency: 'EUR',
+        caps: {},
+        schedule: null,
+        priority: 0,
+        weight: 1,
+        enabled: true,
+      })
+      return { path: `/v1/routing-rules/${rule.id}`, key: await operatorKey(), body: () => ({}) }
+    },
+  },
+  {
+    route: 'DELETE /v1/api-keys/{id}',
+    table: 'api_keys',
+    prepare: async () => ({
+      path: `/v1/api-keys/${(await createKey()).apiKey.id}`,
+      key: await operatorKey(),
+      body: () => ({}),
+    }),
+  },
+  {
+    route: 'DELETE /v1/oauth-clients/{id}',
+    table: 'oauth_clients',
+    prepare: async () => {
+      const clients = await app.container.make(OauthClientService)
+      const { client } = await clients.create(SYSTEM_OPERATOR, {
+        name: unique('client'),
+        permissions: ['read'],
+        environment: 'live',
+      })
+      return { path: `/v1/oauth-clients/${client.id}`, key: await operatorKey(), body: () => ({}) }
+    },
+  },
+]
+
+DELETE_ROUTES.push({
+  route: 'DELETE /v1/webhook-endpoints/{id}',
+  table: 'webhook_endpoints',
+  prepare: async (client) => {
+    const { key, endpointId } = await webhookWorld(client)
+    return { path: `/v1/webhook-endpoints/${endpointId}`, key, body: () => ({}) }
+  },
+})
+
+const DELETE_CASES: Case[] = [
+  { name: 'malformed JSON body', raw: '{"a":', status: 400, code: 'malformed_json' },
+  {
+    name: 'body over the limit',
+    raw: JSON.stringify({ padding: 'x'.repeat(70 * 1024) }),
+    status: 413,
+    code: 'payload_too_large',
+  },
+  {
+    name: 'an id that does not exist',
+    path: (path) => path.replace(/[^/]+$/, randomUUID()),
+    status: 404,
+    code: 'not_found',
+  },
 ]
 
 type Case = {
   name: string
+  /** Replaces the route's own path, e.g. with an unknown id. */
+  path?: (path: string) => string
   body?: unknown
   raw?: string
   type?: string
@@ -311,7 +517,31 @@ function wrongTypeFor(value: unknown) {
   return 'not-an-object'
 }
 
+/** What a route without a body still refuses: unparseable, mislabelled and oversized bodies. */
+const BODYLESS_CASES: Case[] = [
+  { name: 'malformed JSON', raw: '{"a":', status: 400, code: 'malformed_json' },
+  ...['42', '"text"', 'null', 'true'].map((raw) => ({
+    name: `JSON scalar ${raw}`,
+    raw,
+    status: 400,
+  })),
+  {
+    name: 'text/plain body',
+    raw: 'hello',
+    type: 'text/plain',
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'body over the limit',
+    raw: JSON.stringify({ padding: 'x'.repeat(70 * 1024) }),
+    status: 413,
+    code: 'payload_too_large',
+  },
+]
+
 function casesFor(route: SweepRoute, body: Body): Case[] {
+  if (route.bodyless) return BODYLESS_CASES
   const cases: Case[] = [
     { name: 'malformed JSON', raw: '{"a":', status: 400, code: 'malformed_json' },
     ...['42', '"text"', 'null', 'true'].map((raw) => ({
@@ -410,10 +640,11 @@ function casesFor(route: SweepRoute, body: Body): Case[] {
 }
 
 async function send(client: any, method: string, prepared: Prepared, item: Case) {
-  const request = client[method.toLowerCase()](prepared.path).bearerToken(prepared.key)
+  const path = item.path ? item.path(prepared.path) : prepared.path
+  const request = client[method.toLowerCase()](path).bearerToken(prepared.key)
   if (item.raw !== undefined)
     return request.unsafeJson(item.raw).type(item.type ?? 'application/json')
-  return request.json(item.body)
+  return item.body === undefined ? request : request.json(item.body)
 }
 
 /** Sends each case and checks the answer and the database; returns the failures, so one run lists them all. */
@@ -463,14 +694,14 @@ function routedWrites() {
     .filter((route) => route.pattern.startsWith('/v1/') && route.pattern !== '/v1/oauth/token')
     .flatMap((route) =>
       route.methods
-        .filter((method) => ['POST', 'PUT', 'PATCH'].includes(method))
+        .filter((method) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method))
         .map((method) => `${method} ${route.pattern.replace(/:(\w+)\??/g, '{$1}')}`)
     )
 }
 
 test.group('Bad input / every write route', () => {
   test('the sweep covers every write route the router serves', ({ assert }) => {
-    const swept = new Set(ROUTES.map(({ route }) => route))
+    const swept = new Set([...ROUTES, ...DELETE_ROUTES].map(({ route }) => route))
     const missing = routedWrites().filter((route) => !swept.has(route))
     assert.deepEqual(
       missing,
@@ -479,28 +710,40 @@ test.group('Bad input / every write route', () => {
     )
   })
 
-  test('{route} takes the valid body the sweep starts from')
+  test('{route} takes the valid request the sweep starts from')
     .with(ROUTES)
     .run(async ({ client, assert }, route) => {
-      const prepared = await route.prepare()
-      const response = await client[route.route.split(' ')[0].toLowerCase() as 'post'](
-        prepared.path
-      )
-        .bearerToken(prepared.key)
-        .json(prepared.body())
-      assert.oneOf(response.status(), [200, 201], response.text())
+      const prepared = await route.prepare(client)
+      const method = route.route.split(' ')[0].toLowerCase() as 'post'
+      const request = client[method](prepared.path).bearerToken(prepared.key)
+      const response = await (route.bodyless ? request : request.json(prepared.body()))
+      assert.oneOf(response.status(), [200, 201, 202], response.text())
     })
 
   test('{route} refuses bad bodies with 4xx problems and changes nothing')
     .with(ROUTES)
     .run(async ({ client, assert }, route) => {
-      const prepared = await route.prepare()
+      const prepared = await route.prepare(client)
       const cases = casesFor(route, prepared.body())
-      assert.isAbove(cases.length, 10)
+      assert.isAbove(cases.length, route.bodyless ? 5 : 10)
       const failures = await sweep(client, route.route.split(' ')[0], prepared, cases)
       assert.deepEqual(failures, [], `${route.route}:\n${failures.join('\n')}`)
     })
     .timeout(120_000)
+
+  test('{route} refuses a bad body or an unknown id and deletes nothing')
+    .with(DELETE_ROUTES)
+    .run(async ({ client, assert }, route) => {
+      const prepared = await route.prepare(client)
+      const id = prepared.path.split('/').at(-1)
+      // Revoking is an update, not a deletion: compare the row itself too.
+      const row = await db.from(route.table).where('id', id!).first()
+      const failures = await sweep(client, 'DELETE', prepared, DELETE_CASES)
+      assert.deepEqual(failures, [], `${route.route}:\n${failures.join('\n')}`)
+      assert.deepEqual(await db.from(route.table).where('id', id!).first(), row)
+      const response = await client.delete(prepared.path).bearerToken(prepared.key)
+      assert.equal(response.status(), 204, 'the same route deletes when the request is sound')
+    })
 })
 
 test.group('Bad input / numbers and booleans sent as strings', () => {

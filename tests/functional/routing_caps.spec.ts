@@ -1,7 +1,14 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import routingConfig from '#config/routing'
-import { closeRoutingQueues, enqueueRouting, routingQueue, startRoutingWorker } from '#jobs/route_lead'
+import {
+  SWEEP_SCHEDULER,
+  closeRoutingQueues,
+  enqueueRouting,
+  routingQueue,
+  startRoutingWorker,
+  sweepRouting,
+} from '#jobs/route_lead'
 import { capPeriods } from '#services/routing_schedule'
 import { createKey } from '#tests/support/fixtures'
 import {
@@ -147,6 +154,36 @@ test.group('Routing / queue', (group) => {
       assert.include(await factsOf(sandboxLead), { status: 'accepted', buyer_id: null, routed_at: null })
     } finally {
       await stop()
+    }
+  })
+})
+
+test.group('Routing / sweeper on the queue', (group) => {
+  const prefix = `${routingConfig.prefix}-sweep-spec`
+  group.each.setup(async () => {
+    await disableUnscopedRules()
+    await routingQueue(prefix).obliterate({ force: true })
+  })
+  group.teardown(() => closeRoutingQueues())
+
+  test('a sweep re-queues a lead whose job was lost and the worker sells it; workers keep one sweep schedule', async ({ client, assert }) => {
+    const world = await routingPublisher()
+    const rule = await createRule({ publisherIds: [world.publisher.id] })
+    const lost = await acceptedLead(client, world)
+
+    const stop = await startRoutingWorker({ prefix, concurrency: 8, sweep: true })
+    const second = await startRoutingWorker({ prefix, concurrency: 1, sweep: true })
+    try {
+      const schedulers = await routingQueue(prefix).getJobSchedulers()
+      assert.deepEqual(schedulers.map((s) => [s.key, s.every]), [[SWEEP_SCHEDULER, routingConfig.sweepIntervalSeconds * 1000]])
+
+      const { requeued } = await sweepRouting({ prefix, now: new Date(Date.now() + 60_000) })
+      assert.isAtLeast(requeued, 1)
+      await eventually(async () => (await factsOf(lost)).status === 'matched', 20_000)
+      assert.equal((await factsOf(lost)).routing_rule_id, rule.id)
+    } finally {
+      await stop()
+      await second()
     }
   })
 })

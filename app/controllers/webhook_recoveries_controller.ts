@@ -1,0 +1,28 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import WebhookEndpointService from '#webhooks/endpoint_service'
+import WebhookDeliveryService from '#webhooks/delivery_service'
+import { recoveryToJson } from '#webhooks/transformers'
+import { recoverValidator } from '#validators/webhook_endpoint'
+
+@inject()
+export default class WebhookRecoveriesController {
+  constructor(
+    protected deliveries: WebhookDeliveryService,
+    protected endpoints: WebhookEndpointService
+  ) {}
+
+  /** Recovers an endpoint's failed deliveries over `[since, until)` as a tracked task. */
+  async store({ params, request, response, principal, bouncer }: HttpContext) {
+    await bouncer.with('WebhookEndpointPolicy').authorize('resend')
+    const { since, until } = await request.validateUsing(recoverValidator)
+    const endpoint = await this.endpoints.findVisible(principal, params.id)
+    const task = await this.deliveries.recover(principal, endpoint, since, until)
+    return response.accepted(recoveryToJson(task))
+  }
+
+  async show({ params, principal, bouncer }: HttpContext) {
+    await bouncer.with('WebhookEndpointPolicy').authorize('view')
+    return recoveryToJson(await this.deliveries.findTask(principal, params.id))
+  }
+}

@@ -1,0 +1,25 @@
+import { BasePolicy } from '@adonisjs/bouncer'
+import type Principal from '#auth/principal'
+import { deny } from '#policies/operator_catalogue'
+
+/**
+ * The audit trail: whoever may read leads reads the trails, proofs and
+ * exports of the leads visible to them (the services scope which). The
+ * whole-log verification walks every publisher's entries: operator only.
+ */
+export default class AuditLogPolicy extends BasePolicy {
+  view(principal: Principal) {
+    return principal.can('read') || deny('permission_missing', 'This credential lacks the "read" permission.')
+  }
+
+  export(principal: Principal) {
+    return this.view(principal)
+  }
+
+  verifyLog(principal: Principal) {
+    if (!principal.isOperator) {
+      return deny('operator_only', 'Only the operator verifies the whole log; pass lead_id to verify one lead.')
+    }
+    return this.view(principal)
+  }
+}

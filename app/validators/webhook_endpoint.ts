@@ -1,0 +1,69 @@
+import vine from '@vinejs/vine'
+import { pagination, strictObject, uuid } from '#validators/helpers'
+import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '#webhooks/event_schemas'
+
+/**
+ * The URL's shape only; whether it may be reached (SSRF policy, https in
+ * production) is checked by the service, which resolves the host.
+ */
+const url = () =>
+  vine.string().trim().maxLength(2048).url({ require_protocol: true, protocols: ['http', 'https'], require_tld: false })
+const events = () => vine.array(vine.enum(SUBSCRIBABLE_EVENT_TYPES)).minLength(1).maxLength(SUBSCRIBABLE_EVENT_TYPES.length).distinct()
+const description = () => vine.string().trim().maxLength(500)
+const rateLimit = () => vine.number().withoutDecimals().range([1, 10_000])
+const timestamp = () => vine.date({ formats: ['iso8601'] })
+
+export const createWebhookEndpointValidator = vine.create(
+  strictObject({
+    url: url(),
+    events: events(),
+    description: description().optional(),
+    publisher_id: uuid().optional(),
+    buyer_id: uuid().optional(),
+    fifo: vine.boolean({ strict: true }).optional(),
+    rate_limit_per_second: rateLimit().nullable().optional(),
+  })
+)
+
+export const updateWebhookEndpointValidator = vine.create(
+  strictObject({
+    url: url().optional(),
+    events: events().optional(),
+    description: description().nullable().optional(),
+    status: vine.enum(['enabled', 'disabled'] as const).optional(),
+    fifo: vine.boolean({ strict: true }).optional(),
+    rate_limit_per_second: rateLimit().nullable().optional(),
+  })
+)
+
+const deliveryFilters = {
+  status: vine.enum(['pending', 'succeeded', 'failed', 'exhausted'] as const).optional(),
+  type: vine.enum(EVENT_TYPES).optional(),
+  from: timestamp().optional(),
+  to: timestamp().optional(),
+  ...pagination,
+}
+
+/** `GET /v1/webhook-endpoints/{id}/deliveries` */
+export const endpointDeliveriesValidator = vine.create(strictObject(deliveryFilters))
+
+/** `GET /v1/webhook-deliveries`: the same filters across endpoints. */
+export const deliveriesValidator = vine.create(strictObject({ ...deliveryFilters, endpoint_id: uuid().optional() }))
+
+export const recoverValidator = vine.create(
+  strictObject({
+    since: timestamp(),
+    until: timestamp().optional(),
+  })
+)
+
+/** `POST /v1/webhook-deliveries/retry`: resend what the filter selects, exhausted deliveries by default. */
+export const bulkRetryValidator = vine.create(
+  strictObject({
+    status: vine.enum(['failed', 'exhausted'] as const).optional(),
+    endpoint_id: uuid().optional(),
+    type: vine.enum(SUBSCRIBABLE_EVENT_TYPES).optional(),
+    from: timestamp().optional(),
+    to: timestamp().optional(),
+  })
+)

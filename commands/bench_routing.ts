@@ -1,0 +1,210 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdir, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import { QueueEvents } from 'bullmq'
+import { BaseCommand, flags } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+import Principal, { type Permission } from '#auth/principal'
+import routingConfig from '#config/routing'
+import { redisConnection } from '#config/redis'
+import services from '#config/services'
+import DatabaseSetupService from '#services/database_setup_service'
+import IntakeService from '#services/intake_service'
+import { SYSTEM_OPERATOR } from '#services/operator_service'
+import PublisherService from '#services/publisher_service'
+import { routingLatencySince, seedRoutingBench, summarise } from '#services/routing_bench'
+import { closeRoutingQueues, enqueueRouting, routingQueue, startRoutingWorker } from '#jobs/route_lead'
+
+/**
+ * Not a test: how long an accepted lead waits for its buyer. Seeds 50 buyers
+ * and 500 rules in a fresh benchmark database, runs routing workers in a
+ * child process, accepts leads in this one at a fixed rate through the real
+ * intake pipeline, queues each after its commit (as intake does), and
+ * measures acceptance → routing committed (match.found in the outbox).
+ *
+ *   DATABASE_URL=postgres://leadgate_app@127.0.0.1:5432/leadgate_bench node ace bench:routing
+ */
+export default class BenchRouting extends BaseCommand {
+  static commandName = 'bench:routing'
+  static description = 'Benchmark routing latency (acceptance to match.found) with 50 buyers and 500 rules'
+  static options: CommandOptions = { startApp: true }
+
+  @flags.number({ description: 'Leads accepted per second', default: 300 })
+  declare rate: number
+
+  @flags.number({ description: 'Seconds of load', default: 20 })
+  declare duration: number
+
+  @flags.number({ description: 'Routing rules', default: 500 })
+  declare rules: number
+
+  @flags.number({ description: 'Buyers', default: 50 })
+  declare buyers: number
+
+  @flags.number({ description: 'Routing jobs in flight per worker process', default: 32 })
+  declare concurrency: number
+
+  @flags.boolean({ description: 'Internal: run as the routing worker process' })
+  declare worker: boolean
+
+  async run() {
+    if (this.worker) return this.runWorker()
+    if (!services.databaseName.includes('bench')) {
+      this.logger.error(`refusing to recreate "${services.databaseName}": point DATABASE_URL at a database whose name contains "bench"`)
+      this.exitCode = 1
+      return
+    }
+    await new DatabaseSetupService().prepare({ fresh: true })
+    const publishers = await this.seed()
+    await routingQueue().obliterate({ force: true })
+    this.logger.info(`seeded ${this.buyers} buyers, ${this.rules} rules, ${publishers.length} publishers in ${services.databaseName}`)
+
+    const worker = await this.spawnWorker()
+    const events = new QueueEvents(routingConfig.queue, { connection: redisConnection, prefix: routingConfig.prefix })
+    try {
+      await events.waitUntilReady()
+      this.logger.info('warming up (3 s at 50 leads/s)')
+      await this.load(publishers, events, 50, 3)
+      this.logger.info(`measuring: ${this.duration} s at ${this.rate} leads/s`)
+      const since = new Date()
+      const measured = await this.load(publishers, events, this.rate, this.duration)
+      const fromDatabase = await routingLatencySince(since)
+      await this.report(measured, fromDatabase)
+    } finally {
+      worker.kill('SIGTERM')
+      await events.close()
+      await closeRoutingQueues()
+    }
+  }
+
+  private async runWorker() {
+    const stop = await startRoutingWorker({ concurrency: this.concurrency, sweep: false })
+    const cpu = process.cpuUsage()
+    process.stdout.write('routing-worker-ready\n')
+    await new Promise<void>((resolve) => process.once('SIGTERM', () => resolve()))
+    const used = process.cpuUsage(cpu)
+    process.stderr.write(`routing worker: ${Math.round((used.user + used.system) / 1000)} ms CPU in this process\n`)
+    await stop()
+    await closeRoutingQueues()
+  }
+
+  private spawnWorker(): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['ace.js', 'bench:routing', '--worker', `--concurrency=${this.concurrency}`], {
+      cwd: this.app.appRoot,
+      env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    return new Promise((resolve, reject) => {
+      child.stdout!.on('data', (chunk) => String(chunk).includes('routing-worker-ready') && resolve(child))
+      child.on('exit', (code) => reject(new Error(`routing worker exited ${code}`)))
+    })
+  }
+
+  private async seed() {
+    const publisherService = await this.app.container.make(PublisherService)
+    const seeded = []
+    for (let i = 0; i < 4; i++) {
+      const publisher = await publisherService.create(SYSTEM_OPERATOR, {
+        slug: `bench-${i}`,
+        name: `Bench publisher ${i}`,
+        contact_email: `bench-${i}@bench.example`,
+        country: 'NL',
+      })
+      publisher.merge({ status: 'live', deliveryMethods: ['api'] })
+      await publisher.save()
+      seeded.push(publisher)
+    }
+    await seedRoutingBench({ rules: this.rules, buyers: this.buyers, publisherIds: seeded.map((p) => p.id) })
+    return seeded
+  }
+
+  /**
+   * Accepts `rate` leads a second for `seconds` and waits for every one to
+   * be routed; latency runs from the intake commit to the routing job's end
+   * (after the routing commit, so match.found is in the outbox).
+   */
+  private async load(publishers: { id: string; slug: string }[], events: QueueEvents, rate: number, seconds: number) {
+    const intake = await this.app.container.make(IntakeService)
+    const accepted = new Map<string, number>()
+    const latencies: number[] = []
+    const outcomes: Record<string, number> = {}
+    // The event's stream id is Redis's clock when the job completed, i.e. after the routing commit;
+    // reading it there keeps this process's own event-loop lag out of the figure.
+    const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }, streamId: string) => {
+      const start = accepted.get(jobId)
+      if (start === undefined) return
+      latencies.push(Number(streamId.split('-')[0]) - start)
+      accepted.delete(jobId)
+      const result = typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue
+      const key = result?.outcome === 'unsold' ? `unsold:${result.reason}` : String(result?.outcome)
+      outcomes[key] = (outcomes[key] ?? 0) + 1
+    }
+    events.on('completed', onCompleted)
+
+    let serial = 0
+    let failed = 0
+    const submit = async () => {
+      serial++
+      const publisher = publishers[serial % publishers.length]
+      const principal = new Principal('publisher', new Set<Permission>(['read', 'submit']), 'live', 'api_key:bench', publisher.id)
+      try {
+        const answer = await intake.submit(principal, benchLead(publisher.slug, serial), { channel: 'api', consentMethod: 'api' })
+        const body = answer.body as { id: string; status: string }
+        if (body.status !== 'accepted') return
+        const id = body.id
+        accepted.set(id, Date.now())
+        await enqueueRouting(id)
+      } catch {
+        failed++
+      }
+    }
+    const started = performance.now()
+    const inFlight = new Set<Promise<void>>()
+    let sent = 0
+    while (performance.now() - started < seconds * 1000) {
+      const due = Math.floor(((performance.now() - started) / 1000) * rate) - sent
+      for (let i = 0; i < due; i++) {
+        const task = submit().finally(() => inFlight.delete(task))
+        inFlight.add(task)
+        sent++
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    const elapsed = (performance.now() - started) / 1000
+    await Promise.all(inFlight)
+    const deadline = Date.now() + 60_000
+    while (accepted.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    events.off('completed', onCompleted)
+    return { target_rate: rate, sent, sent_per_s: sent / elapsed, intake_failures: failed, not_routed: accepted.size, outcomes, routing: summarise(latencies) }
+  }
+
+  private async report(measured: Awaited<ReturnType<BenchRouting['load']>>, fromDatabase: Awaited<ReturnType<typeof routingLatencySince>>) {
+    const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`
+    const summary = { date: new Date().toISOString(), machine, buyers: this.buyers, rules: this.rules, concurrency: this.concurrency, ...measured, database: fromDatabase }
+    const r = measured.routing
+    this.ui
+      .table()
+      .head(['leads/s', 'routed', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'outcomes'])
+      .row([measured.sent_per_s.toFixed(0), String(r.count), String(r.p50_ms), String(r.p95_ms), String(r.p99_ms), String(r.max_ms), JSON.stringify(measured.outcomes)])
+      .render()
+    this.logger.info(`acceptance → match.found committed, p99 ${r.p99_ms} ms (goal < 500 ms at 300 leads/s); intake timestamp → matched_at p99 ${fromDatabase.accepted_to_matched.p99_ms} ms`)
+    if (fromDatabase.accepted_to_delivered) {
+      this.logger.info(`intake timestamp → match.found delivered: p50 ${fromDatabase.accepted_to_delivered.p50_ms} ms, p99 ${fromDatabase.accepted_to_delivered.p99_ms} ms`)
+    }
+    await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
+    await writeFile(this.app.makePath('tmp/bench/routing.json'), JSON.stringify(summary, null, 2))
+    this.logger.info('figures written to tmp/bench/routing.json')
+  }
+}
+
+/** A valid lead whose attributes spread over the bench rules' criteria. */
+function benchLead(publisher: string, serial: number) {
+  const n = String((process.pid * 7919 + serial) % 10_000_000).padStart(7, '0')
+  return {
+    publisher,
+    contact: { name: 'Jan Jansen', email: `route.${process.pid}.${serial}@example.nl`, phone: `+3161${n}`, postal_code: '1012 AB', country: 'NL' },
+    provenance: { source: 'facebook', campaign: 'bench', landing_page: 'https://energy.example/offer' },
+    consent: { given: true, text: 'I agree that Demo Energy may contact me about my energy contract.', timestamp: new Date(Date.now() - 60_000).toISOString(), ip: '203.0.113.9' },
+    attributes: { age: 18 + (serial % 60), homeowner: serial % 2 === 0 },
+  }
+}

@@ -1,0 +1,38 @@
+import { BaseCommand, flags } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+
+/**
+ * The background worker: webhook relay, sweeper and BullMQ delivery workers
+ * in one process. Run it beside the web server; run several for more
+ * throughput. SIGTERM or SIGINT finishes the attempts in flight, then exits.
+ */
+export default class QueueWork extends BaseCommand {
+  static commandName = 'queue:work'
+  static description = 'Run the webhook relay, sweeper and delivery workers until stopped'
+  static options: CommandOptions = { startApp: true, staysAlive: true }
+
+  @flags.number({ description: 'Deliveries in flight at once (default from config/webhooks.ts)' })
+  declare concurrency?: number
+
+  async run() {
+    // Imported once the app has booted: config files read the environment at import time.
+    const { default: webhooksConfig } = await import('#config/webhooks')
+    const { WebhookRuntime } = await import('#webhooks/runtime')
+    const runtime = new WebhookRuntime({ concurrency: this.concurrency })
+    await runtime.start()
+    this.logger.info(
+      `webhook worker running (queue "${webhooksConfig.queue.name}", prefix "${webhooksConfig.queue.prefix}", concurrency ${this.concurrency ?? webhooksConfig.queue.concurrency})`
+    )
+
+    let stopping = false
+    const stop = async () => {
+      if (stopping) return
+      stopping = true
+      this.logger.info('webhook worker stopping')
+      await runtime.stop()
+      await this.terminate()
+    }
+    process.once('SIGTERM', stop)
+    process.once('SIGINT', stop)
+  }
+}
