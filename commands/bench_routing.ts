@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { QueueEvents } from 'bullmq'
@@ -12,21 +14,37 @@ import DatabaseSetupService from '#services/database_setup_service'
 import IntakeService from '#services/intake_service'
 import { SYSTEM_OPERATOR } from '#services/operator_service'
 import PublisherService from '#services/publisher_service'
-import { routingLatencySince, seedRoutingBench, summarise } from '#services/routing_bench'
-import { closeRoutingQueues, enqueueRouting, routingQueue, startRoutingWorker } from '#jobs/route_lead'
+import Buyer from '#models/buyer'
+import {
+  type LatencySummary,
+  routingLatencySince,
+  seedRoutingBench,
+  summarise,
+} from '#services/routing_bench'
+import {
+  closeRoutingQueues,
+  enqueueRouting,
+  routingQueue,
+  startRoutingWorker,
+} from '#jobs/route_lead'
+import WebhookEndpointService from '#webhooks/endpoint_service'
+import { WebhookRuntime } from '#webhooks/runtime'
 
 /**
  * Not a test: how long an accepted lead waits for its buyer. Seeds 50 buyers
- * and 500 rules in a fresh benchmark database, runs routing workers in a
- * child process, accepts leads in this one at a fixed rate through the real
- * intake pipeline, queues each after its commit (as intake does), and
- * measures acceptance → routing committed (match.found in the outbox).
+ * (each with a webhook endpoint for match.found, pointing at a receiver in
+ * this process) and 500 rules in a fresh benchmark database, runs the
+ * routing worker and the webhook runtime in a child process, accepts leads
+ * in this one at a fixed rate through the real intake pipeline, queues each
+ * after its commit (as intake does), and measures acceptance → match.found
+ * committed (routing) and acceptance → match.found received (delivery).
  *
  *   DATABASE_URL=postgres://leadgate_app@127.0.0.1:5432/leadgate_bench node ace bench:routing
  */
 export default class BenchRouting extends BaseCommand {
   static commandName = 'bench:routing'
-  static description = 'Benchmark routing latency (acceptance to match.found) with 50 buyers and 500 rules'
+  static description =
+    'Benchmark routing latency (acceptance to match.found) with 50 buyers and 500 rules'
   static options: CommandOptions = { startApp: true }
 
   @flags.number({ description: 'Leads accepted per second', default: 300 })
@@ -44,23 +62,40 @@ export default class BenchRouting extends BaseCommand {
   @flags.number({ description: 'Routing jobs in flight per worker process', default: 32 })
   declare concurrency: number
 
+  @flags.boolean({
+    description: 'Deliver match.found to a local receiver and time it',
+    default: true,
+  })
+  declare deliver: boolean
+
   @flags.boolean({ description: 'Internal: run as the routing worker process' })
   declare worker: boolean
+
+  private delivered = new Map<string, number>()
 
   async run() {
     if (this.worker) return this.runWorker()
     if (!services.databaseName.includes('bench')) {
-      this.logger.error(`refusing to recreate "${services.databaseName}": point DATABASE_URL at a database whose name contains "bench"`)
+      this.logger.error(
+        `refusing to recreate "${services.databaseName}": point DATABASE_URL at a database whose name contains "bench"`
+      )
       this.exitCode = 1
       return
     }
     await new DatabaseSetupService().prepare({ fresh: true })
     const publishers = await this.seed()
     await routingQueue().obliterate({ force: true })
-    this.logger.info(`seeded ${this.buyers} buyers, ${this.rules} rules, ${publishers.length} publishers in ${services.databaseName}`)
+    this.logger.info(
+      `seeded ${this.buyers} buyers, ${this.rules} rules, ${publishers.length} publishers in ${services.databaseName}`
+    )
 
+    const receiver = this.deliver ? await this.startReceiver() : null
+    if (receiver) await this.subscribeBuyers(receiver)
     const worker = await this.spawnWorker()
-    const events = new QueueEvents(routingConfig.queue, { connection: redisConnection, prefix: routingConfig.prefix })
+    const events = new QueueEvents(routingConfig.queue, {
+      connection: redisConnection,
+      prefix: routingConfig.prefix,
+    })
     try {
       await events.waitUntilReady()
       this.logger.info('warming up (3 s at 50 leads/s)')
@@ -72,6 +107,7 @@ export default class BenchRouting extends BaseCommand {
       await this.report(measured, fromDatabase)
     } finally {
       worker.kill('SIGTERM')
+      receiver?.close()
       await events.close()
       await closeRoutingQueues()
     }
@@ -79,23 +115,70 @@ export default class BenchRouting extends BaseCommand {
 
   private async runWorker() {
     const stop = await startRoutingWorker({ concurrency: this.concurrency, sweep: false })
+    // The receiver listens on the loopback, which the SSRF guard refuses unless allowed.
+    const webhooks = this.deliver
+      ? new WebhookRuntime({ concurrency: this.concurrency, allowPrivate: ['127.0.0.1/32'] })
+      : null
+    await webhooks?.start()
     const cpu = process.cpuUsage()
     process.stdout.write('routing-worker-ready\n')
     await new Promise<void>((resolve) => process.once('SIGTERM', () => resolve()))
     const used = process.cpuUsage(cpu)
-    process.stderr.write(`routing worker: ${Math.round((used.user + used.system) / 1000)} ms CPU in this process\n`)
+    process.stderr.write(
+      `routing worker: ${Math.round((used.user + used.system) / 1000)} ms CPU in this process\n`
+    )
     await stop()
+    await webhooks?.stop()
     await closeRoutingQueues()
   }
 
-  private spawnWorker(): Promise<ChildProcess> {
-    const child = spawn(process.execPath, ['ace.js', 'bench:routing', '--worker', `--concurrency=${this.concurrency}`], {
-      cwd: this.app.appRoot,
-      env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  /** Where the buyers' endpoints point: notes when each lead's match.found arrives. */
+  private startReceiver(): Promise<Server> {
+    const server = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk) => (body += chunk))
+      request.on('end', () => {
+        try {
+          const leadId = JSON.parse(body)?.data?.lead_id
+          if (typeof leadId === 'string' && !this.delivered.has(leadId))
+            this.delivered.set(leadId, Date.now())
+        } catch {}
+        response.writeHead(200).end()
+      })
     })
+    return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+  }
+
+  private async subscribeBuyers(receiver: Server) {
+    const endpoints = await this.app.container.make(WebhookEndpointService)
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/match`
+    const buyers = await Buyer.query().select('id')
+    for (const buyer of buyers) {
+      await endpoints.create(SYSTEM_OPERATOR, { url, events: ['match.found'], buyer_id: buyer.id })
+    }
+  }
+
+  private spawnWorker(): Promise<ChildProcess> {
+    const child = spawn(
+      process.execPath,
+      [
+        'ace.js',
+        'bench:routing',
+        '--worker',
+        `--concurrency=${this.concurrency}`,
+        this.deliver ? '--deliver' : '--no-deliver',
+      ],
+      {
+        cwd: this.app.appRoot,
+        env: { ...process.env, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }
+    )
     return new Promise((resolve, reject) => {
-      child.stdout!.on('data', (chunk) => String(chunk).includes('routing-worker-ready') && resolve(child))
+      child.stdout!.on(
+        'data',
+        (chunk) => String(chunk).includes('routing-worker-ready') && resolve(child)
+      )
       child.on('exit', (code) => reject(new Error(`routing worker exited ${code}`)))
     })
   }
@@ -114,7 +197,11 @@ export default class BenchRouting extends BaseCommand {
       await publisher.save()
       seeded.push(publisher)
     }
-    await seedRoutingBench({ rules: this.rules, buyers: this.buyers, publisherIds: seeded.map((p) => p.id) })
+    await seedRoutingBench({
+      rules: this.rules,
+      buyers: this.buyers,
+      publisherIds: seeded.map((p) => p.id),
+    })
     return seeded
   }
 
@@ -123,19 +210,29 @@ export default class BenchRouting extends BaseCommand {
    * be routed; latency runs from the intake commit to the routing job's end
    * (after the routing commit, so match.found is in the outbox).
    */
-  private async load(publishers: { id: string; slug: string }[], events: QueueEvents, rate: number, seconds: number) {
+  private async load(
+    publishers: { id: string; slug: string }[],
+    events: QueueEvents,
+    rate: number,
+    seconds: number
+  ) {
     const intake = await this.app.container.make(IntakeService)
     const accepted = new Map<string, number>()
+    const waiting = new Set<string>()
+    const matched: string[] = []
     const latencies: number[] = []
     const outcomes: Record<string, number> = {}
     // The event's stream id is Redis's clock when the job completed, i.e. after the routing commit;
     // reading it there keeps this process's own event-loop lag out of the figure.
-    const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }, streamId: string) => {
+    const onCompleted = (
+      { jobId, returnvalue }: { jobId: string; returnvalue: unknown },
+      streamId: string
+    ) => {
       const start = accepted.get(jobId)
-      if (start === undefined) return
+      if (start === undefined || !waiting.delete(jobId)) return
       latencies.push(Number(streamId.split('-')[0]) - start)
-      accepted.delete(jobId)
       const result = typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue
+      if (result?.outcome === 'matched') matched.push(jobId)
       const key = result?.outcome === 'unsold' ? `unsold:${result.reason}` : String(result?.outcome)
       outcomes[key] = (outcomes[key] ?? 0) + 1
     }
@@ -146,13 +243,23 @@ export default class BenchRouting extends BaseCommand {
     const submit = async () => {
       serial++
       const publisher = publishers[serial % publishers.length]
-      const principal = new Principal('publisher', new Set<Permission>(['read', 'submit']), 'live', 'api_key:bench', publisher.id)
+      const principal = new Principal(
+        'publisher',
+        new Set<Permission>(['read', 'submit']),
+        'live',
+        'api_key:bench',
+        publisher.id
+      )
       try {
-        const answer = await intake.submit(principal, benchLead(publisher.slug, serial), { channel: 'api', consentMethod: 'api' })
+        const answer = await intake.submit(principal, benchLead(publisher.slug, serial), {
+          channel: 'api',
+          consentMethod: 'api',
+        })
         const body = answer.body as { id: string; status: string }
         if (body.status !== 'accepted') return
         const id = body.id
         accepted.set(id, Date.now())
+        waiting.add(id)
         await enqueueRouting(id)
       } catch {
         failed++
@@ -173,24 +280,59 @@ export default class BenchRouting extends BaseCommand {
     const elapsed = (performance.now() - started) / 1000
     await Promise.all(inFlight)
     const deadline = Date.now() + 60_000
-    while (accepted.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    const undelivered = () => (this.deliver ? matched.filter((id) => !this.delivered.has(id)) : [])
+    while ((waiting.size > 0 || undelivered().length > 0) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50))
     events.off('completed', onCompleted)
-    return { target_rate: rate, sent, sent_per_s: sent / elapsed, intake_failures: failed, not_routed: accepted.size, outcomes, routing: summarise(latencies) }
+    const deliveries = matched.flatMap((id) =>
+      this.delivered.has(id) ? [this.delivered.get(id)! - accepted.get(id)!] : []
+    )
+    return {
+      target_rate: rate,
+      sent,
+      sent_per_s: sent / elapsed,
+      intake_failures: failed,
+      not_routed: waiting.size,
+      not_delivered: undelivered().length,
+      outcomes,
+      routing: summarise(latencies),
+      delivery: this.deliver ? summarise(deliveries) : null,
+    }
   }
 
-  private async report(measured: Awaited<ReturnType<BenchRouting['load']>>, fromDatabase: Awaited<ReturnType<typeof routingLatencySince>>) {
+  private async report(
+    measured: Awaited<ReturnType<BenchRouting['load']>>,
+    fromDatabase: Awaited<ReturnType<typeof routingLatencySince>>
+  ) {
     const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`
-    const summary = { date: new Date().toISOString(), machine, buyers: this.buyers, rules: this.rules, concurrency: this.concurrency, ...measured, database: fromDatabase }
-    const r = measured.routing
-    this.ui
-      .table()
-      .head(['leads/s', 'routed', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'outcomes'])
-      .row([measured.sent_per_s.toFixed(0), String(r.count), String(r.p50_ms), String(r.p95_ms), String(r.p99_ms), String(r.max_ms), JSON.stringify(measured.outcomes)])
-      .render()
-    this.logger.info(`acceptance → match.found committed, p99 ${r.p99_ms} ms (goal < 500 ms at 300 leads/s); intake timestamp → matched_at p99 ${fromDatabase.accepted_to_matched.p99_ms} ms`)
-    if (fromDatabase.accepted_to_delivered) {
-      this.logger.info(`intake timestamp → match.found delivered: p50 ${fromDatabase.accepted_to_delivered.p50_ms} ms, p99 ${fromDatabase.accepted_to_delivered.p99_ms} ms`)
+    const summary = {
+      date: new Date().toISOString(),
+      machine,
+      buyers: this.buyers,
+      rules: this.rules,
+      concurrency: this.concurrency,
+      ...measured,
+      database: fromDatabase,
     }
+    const table = this.ui
+      .table()
+      .head(['acceptance →', 'leads/s', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'])
+    const row = (name: string, figures: LatencySummary) =>
+      table.row([
+        name,
+        measured.sent_per_s.toFixed(0),
+        String(figures.count),
+        String(figures.p50_ms),
+        String(figures.p95_ms),
+        String(figures.p99_ms),
+        String(figures.max_ms),
+      ])
+    row('match.found committed', measured.routing)
+    if (measured.delivery) row('match.found received', measured.delivery)
+    table.render()
+    this.logger.info(
+      `outcomes ${JSON.stringify(measured.outcomes)}; not routed ${measured.not_routed}, not delivered ${measured.not_delivered}; goal: p99 < 500 ms at 300 leads/s`
+    )
     await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
     await writeFile(this.app.makePath('tmp/bench/routing.json'), JSON.stringify(summary, null, 2))
     this.logger.info('figures written to tmp/bench/routing.json')
@@ -202,9 +344,24 @@ function benchLead(publisher: string, serial: number) {
   const n = String((process.pid * 7919 + serial) % 10_000_000).padStart(7, '0')
   return {
     publisher,
-    contact: { name: 'Jan Jansen', email: `route.${process.pid}.${serial}@example.nl`, phone: `+3161${n}`, postal_code: '1012 AB', country: 'NL' },
-    provenance: { source: 'facebook', campaign: 'bench', landing_page: 'https://energy.example/offer' },
-    consent: { given: true, text: 'I agree that Demo Energy may contact me about my energy contract.', timestamp: new Date(Date.now() - 60_000).toISOString(), ip: '203.0.113.9' },
+    contact: {
+      name: 'Jan Jansen',
+      email: `route.${process.pid}.${serial}@example.nl`,
+      phone: `+3161${n}`,
+      postal_code: '1012 AB',
+      country: 'NL',
+    },
+    provenance: {
+      source: 'facebook',
+      campaign: 'bench',
+      landing_page: 'https://energy.example/offer',
+    },
+    consent: {
+      given: true,
+      text: 'I agree that Demo Energy may contact me about my energy contract.',
+      timestamp: new Date(Date.now() - 60_000).toISOString(),
+      ip: '203.0.113.9',
+    },
     attributes: { age: 18 + (serial % 60), homeowner: serial % 2 === 0 },
   }
 }

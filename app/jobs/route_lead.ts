@@ -9,12 +9,18 @@ import RoutingSweeper from '#services/routing_sweeper'
 type RoutingJob = { leadId: string } | Record<string, never>
 
 export const SWEEP_SCHEDULER = 'routing-sweep'
+const ENQUEUE_TIMEOUT_MS = 2000
 const queues = new Map<string, Queue<RoutingJob>>()
+let closesWithApp = false
 
-/** One producer per key prefix, opened on first use. */
+/** One producer per key prefix, opened on first use and closed when the app terminates. */
 export function routingQueue(prefix = routingConfig.prefix) {
   let queue = queues.get(prefix)
   if (!queue) {
+    if (!closesWithApp) {
+      closesWithApp = true
+      app.terminating(() => closeRoutingQueues())
+    }
     queue = new Queue<RoutingJob>(routingConfig.queue, { connection: redisConnection, prefix })
     queue.on('error', (error) => logger.warn({ err: error }, 'routing queue: redis error'))
     queues.set(prefix, queue)
@@ -34,8 +40,16 @@ export async function enqueueRouting(
 ): Promise<boolean> {
   const ids = Array.isArray(leadIds) ? leadIds : [leadIds]
   if (ids.length === 0) return true
+  let timer: NodeJS.Timeout | undefined
+  // With Redis away the client would hold the call until it reconnects; the caller is answering a publisher.
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error('routing queue did not answer in time')),
+      ENQUEUE_TIMEOUT_MS
+    )
+  })
   try {
-    await routingQueue(options.prefix).addBulk(
+    const adding = routingQueue(options.prefix).addBulk(
       ids.map((leadId) => ({
         name: 'route',
         data: { leadId },
@@ -49,10 +63,16 @@ export async function enqueueRouting(
         },
       }))
     )
+    await Promise.race([adding, timeout])
     return true
   } catch (error) {
-    logger.error({ err: error, leads: ids.length }, 'routing: could not queue; the sweeper will retry')
+    logger.error(
+      { err: error, leads: ids.length },
+      'routing: could not queue; the sweeper will retry'
+    )
     return false
+  } finally {
+    clearTimeout(timer)
   }
 }
 

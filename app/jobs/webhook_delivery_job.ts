@@ -36,9 +36,11 @@ export function bodyOf(payload: ClaimedDelivery['payload']) {
 }
 
 /**
- * Sends one attempt of one delivery. Waiting for the rate limit, an open
- * circuit or another worker's lease moves the job back to delayed: the
- * attempt is not spent. Postgres decides whether there is anything to send.
+ * Sends one attempt of one delivery. Waiting for the rate limit or another
+ * worker's lease moves the job back to delayed; an open circuit or an earlier
+ * event of the same lead (FIFO) hands the delivery back to Postgres, where
+ * the relay picks it up again when it may go. Either way the attempt is not
+ * spent. Postgres decides whether there is anything to send.
  */
 export default class WebhookDeliveryJob {
   constructor(
@@ -60,12 +62,10 @@ export default class WebhookDeliveryJob {
       await settleForDisabledEndpoint(delivery, now)
       return 'endpoint_disabled'
     }
-    if (delivery.endpoint_status === 'paused' && delivery.paused_until) {
-      const pausedUntil = await startTrial(delivery.endpoint_id, now)
-      if (pausedUntil) {
-        await releaseDelivery(delivery, false)
-        return this.later(job, token, pausedUntil.getTime() - now.getTime())
-      }
+    if (delivery.endpoint_status === 'paused' && (await startTrial(delivery.endpoint_id, now))) {
+      // The circuit is open, or another delivery is the trial: back to Postgres until the relay sees it closed.
+      await releaseDelivery(delivery, true)
+      return 'circuit_open'
     }
     if (await waitsForEarlier(delivery)) {
       // The relay hands it out again once the earlier deliveries of its lead are done.
@@ -73,16 +73,14 @@ export default class WebhookDeliveryJob {
       return 'waiting_for_earlier'
     }
 
-    const body = bodyOf(delivery.payload)
-    const headers = {
-      ...signatureHeaders(signingSecrets(delivery, now), delivery.event_id, Math.floor(Date.now() / 1000), body),
-      'x-leadgate-event-type': delivery.event_type,
-      'x-leadgate-delivery-id': delivery.id,
-      'x-leadgate-attempt': String(attempt),
+    let recorded: Awaited<ReturnType<typeof recordAttempt>>
+    try {
+      recorded = await this.send(delivery, attempt)
+    } catch (error) {
+      // Hand it back at once rather than when the lease lapses; at worst the receiver sees the event twice.
+      await releaseDelivery(delivery, true).catch(() => {})
+      throw error
     }
-    const startedAt = new Date()
-    const outcome = await this.deps.sender.send(delivery.url, headers, body)
-    const recorded = await recordAttempt(delivery, attempt, outcome, startedAt)
 
     if (recorded.retryAt) {
       const next = attempt + 1
@@ -91,6 +89,27 @@ export default class WebhookDeliveryJob {
         .catch((error) => this.deps.logger.warn({ err: error, deliveryId }, 'next webhook attempt not enqueued; the sweeper will'))
     }
     return recorded.decision.kind
+  }
+
+  private async send(delivery: ClaimedDelivery, attempt: number) {
+    const body = bodyOf(delivery.payload)
+    const headers = {
+      ...signatureHeaders(signingSecrets(delivery, new Date()), delivery.event_id, Math.floor(Date.now() / 1000), body),
+      'x-leadgate-event-type': delivery.event_type,
+      'x-leadgate-delivery-id': delivery.id,
+      'x-leadgate-attempt': String(attempt),
+    }
+    const startedAt = new Date()
+    const outcome = await this.deps.sender.send(delivery.url, headers, body)
+    for (let tries = 1; ; tries++) {
+      try {
+        return await recordAttempt(delivery, attempt, outcome, startedAt)
+      } catch (error) {
+        // A deadlock or serialization failure is worth another go; anything else is not.
+        const code = (error as { code?: string }).code
+        if (tries >= 3 || (code !== '40P01' && code !== '40001')) throw error
+      }
+    }
   }
 
   private async later(job: Job, token: string | undefined, ms: number): Promise<never> {

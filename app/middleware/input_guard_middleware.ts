@@ -17,6 +17,10 @@ export default class InputGuardMiddleware {
     if (!isApiRequest(ctx)) {
       return next()
     }
+    // Every JSON body of ours is an object; the parser would read an array as {}.
+    if (ctx.request.is(['json']) && ctx.request.raw()?.trimStart().startsWith('[')) {
+      throw ApiProblem.badRequest('malformed_json', 'The request body must be a JSON object.')
+    }
     const errors: FieldError[] = []
     inspect(ctx.request.body(), '', 0, errors)
     inspect(ctx.request.qs(), 'query', 0, errors)

@@ -1,31 +1,18 @@
-import { hash } from 'node:crypto'
+import { availableParallelism } from 'node:os'
+import { extname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import services from '#config/services'
 import { GENESIS_HASH } from '#services/audit_chain_service'
-import { CheckpointSigner, verifyCheckpoint } from '#services/audit_signing'
-import AuditSnapshot, { TS_SQL } from '#services/audit_snapshot'
+import { CheckpointSigner, verifyCheckpoint, type Checkpoint } from '#services/audit_signing'
+import AuditSnapshot from '#services/audit_snapshot'
 import { toCheckpoint } from '#services/audit_sealer_service'
-import { EMPTY_ROOT, Frontier, leafHash } from '#services/merkle_tree'
+import type { ChunkResult, FailureReason, LogFailure } from '#services/audit_verify_chunk'
+import type { Task, WorkerInput } from '#services/audit_verify_worker'
+import { EMPTY_ROOT, Frontier } from '#services/merkle_tree'
 
-export type FailureReason =
-  | 'hash_mismatch'
-  | 'prev_hash_mismatch'
-  | 'seq_gap'
-  | 'missing_leaf'
-  | 'checkpoint_root_mismatch'
-  | 'checkpoint_signature_invalid'
-  | 'checkpoint_beyond_log'
-  | 'trail_missing'
-  | 'chain_head_mismatch'
-  | 'chain_head_missing'
-
-export type LogFailure = {
-  reason: FailureReason
-  detail: string
-  log_index?: number | null
-  entry_id?: string
-  lead_id?: string
-  lead_seq?: number
-  checkpoint_size?: number
-}
+export type { FailureReason, LogFailure }
+export { fastEntryHash } from '#services/audit_verify_chunk'
 
 export type LogVerification = {
   lead_id: null
@@ -46,187 +33,144 @@ export type LogVerification = {
   duration_ms: number
 }
 
+/** Leaves per chunk: a power of two, so a chunk is one node of the tree. */
+const CHUNK_LEVEL = 14
+const CHUNK = 2 ** CHUNK_LEVEL
 const MAX_LISTED = 100
-const DOMAIN = 'leadgate-audit/v1\n'
-const q = JSON.stringify
-
-/**
- * The entry hash for the fixed shape of a stored entry. RFC 8785 serialises
- * strings exactly as JSON.stringify does and small integers as their
- * decimal form, so with the keys written in code-unit order this is the
- * canonical JSON `entryHash` gets from `canonicalize`, at a third of the
- * cost; a test holds the two together. Verification of the whole log
- * spends most of its time here.
- */
-export function fastEntryHash(
-  event: string,
-  ts: string,
-  actor: string,
-  leadId: string,
-  leadSeq: number,
-  statusFrom: string | null,
-  statusTo: string,
-  prevHash: string
-) {
-  return hash(
-    'sha256',
-    `${DOMAIN}{"actor":${q(actor)},"event":${q(event)},"lead_id":${q(leadId)},"lead_seq":${leadSeq},` +
-      `"prev_hash":${q(prevHash)},"status_from":${q(statusFrom)},"status_to":${q(statusTo)},"ts":${q(ts)}}`,
-    'hex'
-  )
-}
 
 type ChainState = { seq: number; hash: string; headSeen: boolean }
-type StoredCheckpoint = ReturnType<typeof toCheckpoint>
-
-const ENTRY_COLUMNS = `e.id, e.lead_id, e.lead_seq, e.event, ${TS_SQL('e.ts')}, e.actor, e.status_from, e.status_to, e.prev_hash, e.hash`
 
 /**
  * Recomputes the whole log from its entries, trusting nothing stored but
  * them and the public key: every entry hash, every lead's chain and
  * `lead_seq` run, each chain head, the tree root at every checkpoint and
- * every checkpoint's signature. One pass in log order over one snapshot;
- * memory grows with the number of leads, not entries.
+ * every checkpoint's signature, and names the first failure in log order.
+ *
+ * The log is cut into chunks of 2^14 consecutive indexes that worker
+ * threads check in parallel inside one exported snapshot; this thread
+ * stitches them in order: each lead's chain across chunks, the tree from
+ * the chunks' roots. Memory grows with the number of leads, not entries.
  */
 export default class AuditVerifierService {
-  constructor(private signer: CheckpointSigner = CheckpointSigner.configured()) {}
+  constructor(
+    private signer: CheckpointSigner = CheckpointSigner.configured(),
+    private threads = Math.max(1, Math.min(2, availableParallelism()))
+  ) {}
 
   async verifyLog(): Promise<LogVerification> {
     const started = performance.now()
     return AuditSnapshot.run(async (snapshot) => {
-      const report = new Report()
+      const [{ id: exported }] = await snapshot.query<{ id: string }>('SELECT pg_export_snapshot() AS id')
       const checkpoints = (
         await snapshot.query('SELECT origin, size, root, key_id, signature, note FROM audit.checkpoints ORDER BY size')
       ).map(toCheckpoint)
-      const chains = new Map<string, ChainState>()
-      const frontier = new Frontier()
-      let next = 0
-      const reachCheckpoints = () => {
-        while (next < checkpoints.length && checkpoints[next].size <= frontier.size) {
-          this.checkCheckpoint(checkpoints[next], frontier, report)
-          next++
-        }
-      }
-      reachCheckpoints()
-
-      let sealed = 0
-      const sealedRows = snapshot.streamRaw(
-        `SELECT p.log_index, ${ENTRY_COLUMNS}
-         FROM audit.log_positions p JOIN audit.entries e ON e.id = p.entry_id
-         ORDER BY p.log_index`
+      const [{ size }] = await snapshot.query<{ size: string }>(
+        'SELECT coalesce(max(log_index) + 1, 0) AS size FROM audit.log_positions'
       )
-      // Stand-ins for removed leaves keep later ones at their index, as far as any checkpoint reaches.
-      const signedSize = checkpoints.at(-1)?.size ?? 0
-      let expected = 0
-      for await (const row of sealedRows) {
-        const logIndex = Number(row[0])
-        if (logIndex > expected) {
-          report.add({
-            reason: 'missing_leaf',
-            log_index: expected,
-            detail: `log_index ${expected}${logIndex - expected > 1 ? ` to ${logIndex - 1}` : ''} has no entry: sealed entries were removed`,
-          })
-          while (frontier.size < Math.min(logIndex, signedSize)) {
-            frontier.append(EMPTY_ROOT)
-            reachCheckpoints()
+      const treeSize = Number(size)
+      const tasks: Task[] = []
+      for (let start = 0; start < treeSize; start += CHUNK) {
+        tasks.push({ id: tasks.length, range: { start, end: Math.min(start + CHUNK, treeSize) } })
+      }
+      tasks.push({ id: tasks.length, range: null })
+
+      const pool = await WorkerPool.start(this.threads, {
+        connectionString: services.databaseUrl.href,
+        snapshot: exported,
+        checkpointSizes: checkpoints.map((checkpoint) => checkpoint.size),
+      })
+      try {
+        const results = pool.run(tasks)
+        const report = new Report()
+        const chains = new Map<string, ChainState>()
+        const frontier = new Frontier()
+        const bySize = new Map(checkpoints.map((checkpoint) => [checkpoint.size, checkpoint]))
+        let root = EMPTY_ROOT
+        let sealed = 0
+        let unsealed = 0
+
+        if (bySize.has(0)) this.checkCheckpoint(bySize.get(0)!, EMPTY_ROOT, report)
+        for (const task of tasks) {
+          const result = await results[task.id]
+          const failures = [...result.failures, ...this.stitch(result, chains)]
+          if (task.range) {
+            for (const [at, localRoot] of result.localRoots) {
+              this.checkCheckpoint(bySize.get(at)!, frontier.rootWith(localRoot), report, failures)
+            }
+            root = frontier.rootWith(result.root)
+            if (task.range.end - task.range.start === CHUNK) frontier.appendSubtree(CHUNK_LEVEL, result.root)
+            sealed += result.count
+          } else {
+            unsealed += result.count
           }
+          failures.sort((a, b) => (a.log_index ?? Number.POSITIVE_INFINITY) - (b.log_index ?? Number.POSITIVE_INFINITY))
+          report.merge(failures, result.counts)
         }
-        expected = logIndex + 1
-        this.checkEntry(row, logIndex, chains, report)
-        frontier.append(leafHash(row[10]!))
-        sealed++
-        reachCheckpoints()
-      }
 
-      let unsealed = 0
-      const unsealedRows = snapshot.streamRaw(
-        `SELECT NULL, ${ENTRY_COLUMNS} FROM audit.entries e
-         WHERE NOT EXISTS (SELECT 1 FROM audit.log_positions p WHERE p.entry_id = e.id)
-         ORDER BY e.id`
-      )
-      for await (const row of unsealedRows) {
-        this.checkEntry(row, null, chains, report)
-        unsealed++
-      }
-
-      for (const checkpoint of checkpoints.slice(next)) {
-        report.add({
-          reason: 'checkpoint_beyond_log',
-          checkpoint_size: checkpoint.size,
-          detail: `checkpoint ${checkpoint.size} signs more entries than the log holds (${frontier.size}): sealed entries were removed`,
-        })
-      }
-
-      for await (const [leadId, lastSeq, lastHash] of snapshot.streamRaw(
-        'SELECT lead_id, last_seq, last_hash FROM audit.chain_heads'
-      )) {
-        const chain = chains.get(leadId!)
-        const seq = Number(lastSeq)
-        if (!chain) {
-          report.add({ reason: 'trail_missing', lead_id: leadId!, lead_seq: 1, detail: `lead ${leadId} has a chain head at ${seq} but no entries` })
-          continue
+        for (const checkpoint of checkpoints.filter((c) => c.size > treeSize)) {
+          report.add({
+            reason: 'checkpoint_beyond_log',
+            checkpoint_size: checkpoint.size,
+            detail: `checkpoint ${checkpoint.size} signs more entries than the log holds (${treeSize}): sealed entries were removed`,
+          })
         }
-        chain.headSeen = true
-        if (chain.seq < seq) {
-          report.add({ reason: 'seq_gap', lead_id: leadId!, lead_seq: chain.seq + 1, detail: `the trail ends at ${chain.seq}; its chain head says ${seq}: entries were cut off` })
-        } else if (chain.seq > seq || chain.hash !== lastHash) {
-          report.add({ reason: 'chain_head_mismatch', lead_id: leadId!, lead_seq: chain.seq, detail: `the chain head (${seq}, ${lastHash}) is not the trail's last entry (${chain.seq}, ${chain.hash})` })
-        }
-      }
-      for (const [leadId, chain] of chains) {
-        if (!chain.headSeen) {
-          report.add({ reason: 'chain_head_missing', lead_id: leadId, lead_seq: chain.seq, detail: `lead ${leadId} has entries but no chain head` })
-        }
-      }
+        await this.checkHeads(snapshot, chains, report)
 
-      return {
-        lead_id: null,
-        valid: report.count === 0,
-        entries: sealed + unsealed,
-        sealed,
-        unsealed,
-        leads: chains.size,
-        checkpoints: checkpoints.length,
-        tree_size: frontier.size,
-        root: frontier.root(),
-        broken_at: report.failures[0] ?? null,
-        failures: report.failures,
-        failure_counts: report.counts,
-        duration_ms: Math.round(performance.now() - started),
+        return {
+          lead_id: null,
+          valid: report.count === 0,
+          entries: sealed + unsealed,
+          sealed,
+          unsealed,
+          leads: chains.size,
+          checkpoints: checkpoints.length,
+          tree_size: treeSize,
+          root,
+          broken_at: report.failures[0] ?? null,
+          failures: report.failures,
+          failure_counts: report.counts,
+          duration_ms: Math.round(performance.now() - started),
+        }
+      } finally {
+        await pool.stop()
       }
     })
   }
 
-  /** row: log_index, id, lead_id, lead_seq, event, ts, actor, status_from, status_to, prev_hash, hash */
-  private checkEntry(row: Array<string | null>, logIndex: number | null, chains: Map<string, ChainState>, report: Report) {
-    const leadId = row[2]!
-    const leadSeq = Number(row[3])
-    const prevHash = row[9]!
-    const stored = row[10]!
-    const chain = chains.get(leadId)
-    const expectedSeq = (chain?.seq ?? 0) + 1
-    const where = { log_index: logIndex, entry_id: row[1]!, lead_id: leadId, lead_seq: leadSeq }
-    if (leadSeq !== expectedSeq) {
-      report.add({ reason: 'seq_gap', ...where, detail: `lead_seq ${leadSeq} follows ${expectedSeq - 1}` })
-    } else if (prevHash !== (chain?.hash ?? GENESIS_HASH)) {
-      report.add({ reason: 'prev_hash_mismatch', ...where, detail: `prev_hash is not the hash of lead_seq ${expectedSeq - 1}` })
+  /**
+   * Carries each lead's chain into this chunk: its first entry here must
+   * follow its last entry in an earlier chunk (or be lead_seq 1 after 64
+   * zeros). The failures found are counted in `result.counts`.
+   */
+  private stitch(result: ChunkResult, chains: Map<string, ChainState>) {
+    const failures: LogFailure[] = []
+    const fail = (failure: LogFailure) => {
+      result.counts[failure.reason] = (result.counts[failure.reason] ?? 0) + 1
+      failures.push(failure)
     }
-    const recomputed = fastEntryHash(row[4]!, row[5]!, row[6]!, leadId, leadSeq, row[7], row[8]!, prevHash)
-    if (recomputed !== stored) {
-      report.add({ reason: 'hash_mismatch', ...where, detail: `the entry's fields hash to ${recomputed}, not its stored ${stored}` })
+    for (const [leadId, firstSeq, firstPrev, logIndex, entryId, lastSeq, lastHash] of result.edges) {
+      const chain = chains.get(leadId)
+      const expectedSeq = (chain?.seq ?? 0) + 1
+      const where = { log_index: logIndex, entry_id: entryId, lead_id: leadId, lead_seq: firstSeq }
+      if (firstSeq !== expectedSeq) {
+        fail({ reason: 'seq_gap', ...where, detail: `lead_seq ${firstSeq} follows ${expectedSeq - 1}` })
+      } else if (firstPrev !== (chain?.hash ?? GENESIS_HASH)) {
+        fail({ reason: 'prev_hash_mismatch', ...where, detail: `prev_hash is not the hash of lead_seq ${expectedSeq - 1}` })
+      }
+      if (chain) {
+        chain.seq = lastSeq
+        chain.hash = lastHash
+      } else {
+        chains.set(leadId, { seq: lastSeq, hash: lastHash, headSeen: false })
+      }
     }
-    if (chain) {
-      chain.seq = leadSeq
-      chain.hash = stored
-    } else {
-      chains.set(leadId, { seq: leadSeq, hash: stored, headSeen: false })
-    }
+    return failures
   }
 
-  private checkCheckpoint(checkpoint: StoredCheckpoint, frontier: Frontier, report: Report) {
-    const root = frontier.root()
+  private checkCheckpoint(checkpoint: Checkpoint, root: string, report: Report, into?: LogFailure[]) {
+    const add = (failure: LogFailure) => (into ? (into.push(failure), report.countOnly(failure)) : report.add(failure))
     if (root !== checkpoint.root) {
-      report.add({
+      add({
         reason: 'checkpoint_root_mismatch',
         checkpoint_size: checkpoint.size,
         log_index: checkpoint.size - 1,
@@ -235,11 +179,37 @@ export default class AuditVerifierService {
     }
     const signature = verifyCheckpoint(checkpoint, this.signer.publicKey)
     if (!signature.valid) {
-      report.add({
+      add({
         reason: 'checkpoint_signature_invalid',
         checkpoint_size: checkpoint.size,
+        log_index: checkpoint.size - 1,
         detail: `checkpoint ${checkpoint.size}: ${signature.reason}`,
       })
+    }
+  }
+
+  /** Each chain head must name its trail's last entry; a head without entries is a trail deleted. */
+  private async checkHeads(snapshot: AuditSnapshot, chains: Map<string, ChainState>, report: Report) {
+    for await (const [leadId, lastSeq, lastHash] of snapshot.streamRaw(
+      'SELECT lead_id, last_seq, last_hash FROM audit.chain_heads'
+    )) {
+      const chain = chains.get(leadId!)
+      const seq = Number(lastSeq)
+      if (!chain) {
+        report.add({ reason: 'trail_missing', lead_id: leadId!, lead_seq: 1, detail: `lead ${leadId} has a chain head at ${seq} but no entries` })
+        continue
+      }
+      chain.headSeen = true
+      if (chain.seq < seq) {
+        report.add({ reason: 'seq_gap', lead_id: leadId!, lead_seq: chain.seq + 1, detail: `the trail ends at ${chain.seq}; its chain head says ${seq}: entries were cut off` })
+      } else if (chain.seq > seq || chain.hash !== lastHash) {
+        report.add({ reason: 'chain_head_mismatch', lead_id: leadId!, lead_seq: chain.seq, detail: `the chain head (${seq}, ${lastHash}) is not the trail's last entry (${chain.seq}, ${chain.hash})` })
+      }
+    }
+    for (const [leadId, chain] of chains) {
+      if (!chain.headSeen) {
+        report.add({ reason: 'chain_head_missing', lead_id: leadId, lead_seq: chain.seq, detail: `lead ${leadId} has entries but no chain head` })
+      }
     }
   }
 }
@@ -250,9 +220,95 @@ class Report {
   count = 0
 
   add(failure: LogFailure) {
+    this.countOnly(failure)
+    if (this.failures.length < MAX_LISTED) this.failures.push(failure)
+  }
+
+  countOnly(failure: LogFailure) {
     this.count++
     this.counts[failure.reason] = (this.counts[failure.reason] ?? 0) + 1
-    if (this.failures.length < MAX_LISTED) this.failures.push(failure)
+  }
+
+  /** A chunk's failures, already in log order, and its counts (which include failures not listed). */
+  merge(failures: LogFailure[], counts: Partial<Record<FailureReason, number>>) {
+    for (const [reason, count] of Object.entries(counts) as Array<[FailureReason, number]>) {
+      this.count += count
+      this.counts[reason] = (this.counts[reason] ?? 0) + count
+    }
+    for (const failure of failures) {
+      if (this.failures.length < MAX_LISTED) this.failures.push(failure)
+    }
   }
 }
 
+/**
+ * Worker threads that each hold a connection inside the exported snapshot
+ * and take chunks as they come free, two at a time so the database fetches
+ * the next chunk while the thread hashes the current one.
+ */
+class WorkerPool {
+  private constructor(private workers: Worker[]) {}
+
+  static async start(count: number, input: WorkerInput) {
+    const here = fileURLToPath(import.meta.url)
+    const extension = extname(here)
+    const file = new URL(`./audit_verify_worker${extension}`, import.meta.url)
+    // Running from source, a thread needs the TypeScript hook the main thread was started with.
+    const execArgv = extension === '.ts' ? ['--import', import.meta.resolve('@poppinss/ts-exec')] : []
+    const workers = Array.from({ length: count }, () => new Worker(file, { workerData: input, execArgv }))
+    try {
+      await Promise.all(workers.map((worker) => once(worker, (message) => message?.ready === true)))
+    } catch (error) {
+      await Promise.all(workers.map((worker) => worker.terminate()))
+      throw error
+    }
+    return new WorkerPool(workers)
+  }
+
+  /** Promises of every task's result, by task id. */
+  run(tasks: Task[]): Array<Promise<ChunkResult>> {
+    const settle = new Map<number, { resolve: (r: ChunkResult) => void; reject: (e: Error) => void }>()
+    const promises = tasks.map(
+      (task) => new Promise<ChunkResult>((resolve, reject) => settle.set(task.id, { resolve, reject }))
+    )
+    // Nothing may go unhandled while the caller awaits earlier tasks.
+    promises.forEach((promise) => promise.catch(() => {}))
+    const queue = [...tasks]
+    for (const worker of this.workers) {
+      const next = () => {
+        const task = queue.shift()
+        if (task) worker.postMessage(task)
+      }
+      worker.on('message', (message) => {
+        if (message.id === undefined) return
+        const pending = settle.get(message.id)!
+        if (message.error) pending.reject(new Error(`verification worker: ${message.error}`))
+        else pending.resolve(message.result)
+        next()
+      })
+      worker.on('error', (error) => settle.forEach(({ reject }) => reject(error)))
+      next()
+      next()
+    }
+    return promises
+  }
+
+  async stop() {
+    await Promise.all(
+      this.workers.map(async (worker) => {
+        worker.postMessage('stop')
+        const timer = setTimeout(() => worker.terminate(), 2000)
+        await new Promise((resolve) => worker.once('exit', resolve))
+        clearTimeout(timer)
+      })
+    )
+  }
+}
+
+function once(worker: Worker, accept: (message: any) => boolean) {
+  return new Promise<void>((resolve, reject) => {
+    worker.on('message', (message) => accept(message) && resolve())
+    worker.once('error', (error) => reject(error))
+    worker.once('exit', (code) => reject(new Error(`verification worker exited (${code}) before it was ready`)))
+  })
+}

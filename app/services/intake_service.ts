@@ -14,6 +14,7 @@ import { evaluateLead } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput } from '#services/quality/types'
 import { findDuplicate } from '#services/duplicate_finder'
+import { enqueueRouting } from '#jobs/route_lead'
 
 export type Channel = 'api' | 'request' | 'form' | 'upload'
 export type Submission = {
@@ -39,11 +40,21 @@ export default class IntakeService {
     protected idempotency: IdempotencyService
   ) {}
 
-  async submit(principal: Principal, input: LeadInput, submission: Submission): Promise<StoredAnswer> {
+  async submit(principal: Principal, input: LeadInput, submission: Submission): Promise<StoredAnswer & { replayed?: boolean }> {
     const publisher = await this.publisherFor(principal, input.publisher)
     const started = performance.now()
 
-    return this.tenancy.run(publisher, async (trx) => {
+    const answer = await this.record(principal, publisher, input, submission, started)
+    // Routing starts after the commit; if Redis is away, the routing sweeper finds the lead in Postgres.
+    const body = answer.body as { id: string; status: string }
+    if (!answer.replayed && principal.environment === 'live' && body.status === 'accepted') {
+      await enqueueRouting(body.id)
+    }
+    return answer
+  }
+
+  private record(principal: Principal, publisher: Publisher, input: LeadInput, submission: Submission, started: number) {
+    return this.tenancy.run(publisher, async (trx): Promise<StoredAnswer & { replayed?: boolean }> => {
       if (submission.idempotency && principal.credentialId) {
         const replay = await this.idempotency.claim(trx, principal.credentialId, submission.idempotency.key, submission.idempotency.digest)
         if (replay) return { ...replay, replayed: true }

@@ -257,8 +257,34 @@ export class Frontier {
     hashes.push(hash)
   }
 
+  /**
+   * Appends a whole complete subtree of 2^level leaves, computed elsewhere
+   * (a verification worker's chunk); the tree's size must be a multiple of it.
+   */
+  appendSubtree(level: number, hash: Hex) {
+    const width = 2 ** level
+    if (this.#size % width !== 0) {
+      throw new Error(`A subtree of ${width} leaves cannot follow a tree of ${this.#size}`)
+    }
+    const levels = this.#levels
+    const hashes = this.#hashes
+    this.#size += width
+    while (levels.length > 0 && levels[levels.length - 1] === level) {
+      levels.pop()
+      hash = nodeHash(hashes.pop()!, hash)
+      level++
+    }
+    levels.push(level)
+    hashes.push(hash)
+  }
+
   root(): Hex {
     return foldRight(this.#hashes)
+  }
+
+  /** The root of this tree followed by leaves whose own tree hashes to `tail` (any size below the next subtree). */
+  rootWith(tail: Hex): Hex {
+    return foldRight([...this.#hashes, tail])
   }
 }
 

@@ -44,15 +44,22 @@ export async function seedRoutingBench(options: RoutingBenchSeed = {}) {
       labelIds: [],
       publisherIds: publisherIds.length > 0 && random() < 0.5 ? [pick(publisherIds)] : [],
       criteria: [
-        ...(random() < 0.6 ? [{ field: 'attributes.age', op: 'between' as const, value: [minAge, minAge + 25] }] : []),
-        ...(random() < 0.2 ? [{ field: 'attributes.homeowner', op: 'eq' as const, value: true }] : []),
+        ...(random() < 0.6
+          ? [{ field: 'attributes.age', op: 'between' as const, value: [minAge, minAge + 25] }]
+          : []),
+        ...(random() < 0.2
+          ? [{ field: 'attributes.homeowner', op: 'eq' as const, value: true }]
+          : []),
         ...(random() < 0.3 ? [{ field: 'contact.country', op: 'eq' as const, value: 'NL' }] : []),
       ],
       priceCents: price,
       payoutCents: Math.floor(price * 0.6),
       currency: 'EUR',
       caps: random() < 0.3 ? { daily: 1_000_000, monthly: 10_000_000 } : {},
-      schedule: random() < 0.3 ? { timezone: pick(ZONES), windows: [{ days: ALL_DAY, from: '00:00', to: '24:00' }] } : null,
+      schedule:
+        random() < 0.3
+          ? { timezone: pick(ZONES), windows: [{ days: ALL_DAY, from: '00:00', to: '24:00' }] }
+          : null,
       priority: Math.floor(random() * 5),
       weight: 1 + Math.floor(random() * 10),
       enabled: true,
@@ -62,18 +69,33 @@ export async function seedRoutingBench(options: RoutingBenchSeed = {}) {
   return { buyers: buyers.map((buyer) => buyer.id), rules: ruleCount }
 }
 
-export type LatencySummary = { count: number; p50_ms: number | null; p95_ms: number | null; p99_ms: number | null; max_ms: number | null }
+export type LatencySummary = {
+  count: number
+  p50_ms: number | null
+  p95_ms: number | null
+  p99_ms: number | null
+  max_ms: number | null
+}
 
 export function summarise(latencies: number[]): LatencySummary {
   const sorted = [...latencies].sort((a, b) => a - b)
-  const at = (q: number) => (sorted.length > 0 ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]) : null)
-  return { count: sorted.length, p50_ms: at(0.5), p95_ms: at(0.95), p99_ms: at(0.99), max_ms: at(1) }
+  const at = (q: number) =>
+    sorted.length > 0
+      ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)])
+      : null
+  return {
+    count: sorted.length,
+    p50_ms: at(0.5),
+    p95_ms: at(0.95),
+    p99_ms: at(0.99),
+    max_ms: at(1),
+  }
 }
 
 /**
  * From Postgres, for live leads accepted since `since`: acceptance (the
  * facts row) to the match, and to the first successful `match.found`
- * delivery once webhook deliveries exist. For `bench:intake` to report
+ * delivery (when buyers have endpoints). For `bench:intake` to report
  * next to its own figures.
  */
 export async function routingLatencySince(since: Date) {
@@ -88,21 +110,18 @@ export async function routingLatencySince(since: Date) {
      GROUP BY 1`,
     [since]
   )
-  const hasDeliveries = (await db.rawQuery(`SELECT to_regclass('public.webhook_deliveries') IS NOT NULL AS present`)).rows[0].present
-  const delivered = hasDeliveries
-    ? await db.rawQuery(
-        `SELECT extract(epoch FROM (min(d.succeeded_at) - f.created_at)) * 1000 AS ms
-         FROM lead_facts f
-         JOIN outbox_events e ON e.lead_id = f.lead_id AND e.type = 'match.found'
-         JOIN webhook_deliveries d ON d.event_id = e.id AND d.succeeded_at IS NOT NULL
-         WHERE f.environment = 'live' AND f.created_at >= ?
-         GROUP BY f.lead_id, f.created_at`,
-        [since]
-      )
-    : null
+  const delivered = await db.rawQuery(
+    `SELECT extract(epoch FROM (min(d.succeeded_at) - f.created_at)) * 1000 AS ms
+     FROM lead_facts f
+     JOIN outbox_events e ON e.lead_id = f.lead_id AND e.type = 'match.found'
+     JOIN webhook_deliveries d ON d.event_id = e.id AND d.succeeded_at IS NOT NULL
+     WHERE f.environment = 'live' AND f.created_at >= ?
+     GROUP BY f.lead_id, f.created_at`,
+    [since]
+  )
   return {
     outcomes: Object.fromEntries(outcomes.rows.map((row: any) => [row.outcome, row.leads])),
     accepted_to_matched: summarise(matched.rows.map((row: any) => Number(row.ms))),
-    accepted_to_delivered: delivered ? summarise(delivered.rows.map((row: any) => Number(row.ms))) : null,
+    accepted_to_delivered: summarise(delivered.rows.map((row: any) => Number(row.ms))),
   }
 }

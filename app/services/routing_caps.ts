@@ -61,7 +61,12 @@ async function take(
   return increment(trx, ruleId, period.key, cap)
 }
 
-async function increment(trx: TransactionClientContract, ruleId: string, period: string, cap: number) {
+async function increment(
+  trx: TransactionClientContract,
+  ruleId: string,
+  period: string,
+  cap: number
+) {
   const result = await trx.rawQuery(
     `UPDATE public.routing_rule_usage SET count = count + 1
      WHERE rule_id = ? AND period = ? AND count < ? RETURNING count`,

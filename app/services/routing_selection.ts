@@ -24,8 +24,7 @@ export function criteriaHold(criteria: AudienceCriterion[], lead: RoutableLead) 
   return criteria.every((criterion) => {
     const actual = comparableValueAt(lead.input, lead.normalised, criterion.field)
     const operator = OPERATORS[criterion.op] as
-      | ((actual: unknown, expected: unknown) => boolean)
-      | undefined
+      ((actual: unknown, expected: unknown) => boolean) | undefined
     return !isBlank(actual) && operator?.(actual, criterion.value) === true
   })
 }

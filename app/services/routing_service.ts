@@ -118,25 +118,38 @@ export default class RoutingService {
     rule: ActiveRule,
     now: Date
   ) {
-    await trx.from('leads').where('id', context.leadId).update({ status: 'matched', updated_at: now })
-    await trx.from('public.lead_facts').where('lead_id', context.leadId).update({
-      status: 'matched',
-      buyer_id: rule.buyerId,
-      routing_rule_id: rule.id,
-      price_cents: rule.priceCents,
-      payout_cents: rule.payoutCents,
-      currency: rule.currency,
-      matched_at: now,
-      routed_at: now,
-      unsold_reason: null,
-      updated_at: now,
-    })
+    // One statement for both tiers: the lead in its schema, its facts in public.
+    await trx.rawQuery(
+      `WITH lead AS (UPDATE leads SET status = 'matched', updated_at = ? WHERE id = ?)
+       UPDATE public.lead_facts SET status = 'matched', buyer_id = ?, routing_rule_id = ?,
+         price_cents = ?, payout_cents = ?, currency = ?, matched_at = ?, routed_at = ?,
+         unsold_reason = NULL, updated_at = ?
+       WHERE lead_id = ?`,
+      [
+        now,
+        context.leadId,
+        rule.buyerId,
+        rule.id,
+        rule.priceCents,
+        rule.payoutCents,
+        rule.currency,
+        now,
+        now,
+        now,
+        context.leadId,
+      ]
+    )
     await this.audit.append(trx, {
       publisherId: context.publisherId,
       leadId: context.leadId,
       environment: 'live',
       entries: [
-        { event: 'lead.delivered', actor: `rule:${rule.id}`, statusFrom: 'accepted', statusTo: 'matched' },
+        {
+          event: 'lead.delivered',
+          actor: `rule:${rule.id}`,
+          statusFrom: 'accepted',
+          statusTo: 'matched',
+        },
       ],
     })
     // Only the buyer's endpoints get this event: it carries the contact and the price, so no publisher id.

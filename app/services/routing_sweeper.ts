@@ -26,12 +26,20 @@ export default class RoutingSweeper {
       .where('status', 'accepted')
       .where('environment', 'live')
       .whereNull('buyer_id')
-      .where('created_at', '>=', new Date(now.getTime() - routingConfig.retryMaxAgeHours * 3_600_000))
+      .where(
+        'created_at',
+        '>=',
+        new Date(now.getTime() - routingConfig.retryMaxAgeHours * 3_600_000)
+      )
       .where((due) => {
         due.where((never) =>
           never
             .whereNull('routed_at')
-            .where('created_at', '<', new Date(now.getTime() - routingConfig.lostAfterSeconds * 1000))
+            .where(
+              'created_at',
+              '<',
+              new Date(now.getTime() - routingConfig.lostAfterSeconds * 1000)
+            )
         )
         if (rulesChangedAt) due.orWhere('routed_at', '<', rulesChangedAt)
         if (capsResetAt) {
@@ -41,19 +49,25 @@ export default class RoutingSweeper {
         }
         if (windowOpenedAt) {
           due.orWhere((closed) =>
-            closed.where('unsold_reason', 'outside_schedule').where('routed_at', '<', windowOpenedAt)
+            closed
+              .where('unsold_reason', 'outside_schedule')
+              .where('routed_at', '<', windowOpenedAt)
           )
         }
       })
       .orderBy('created_at')
       .limit(options.limit ?? routingConfig.sweepBatch)
       .select('lead_id')
-    return (await query).map((row: { lead_id: string }) => row.lead_id)
+    const rows: { lead_id: string }[] = await query
+    return rows.map((row) => row.lead_id)
   }
 
   /** Counter rows of periods long over. */
   async pruneUsage(now = new Date()) {
-    await db.from('routing_rule_usage').where('expires_at', '<', new Date(now.getTime() - 86_400_000)).delete()
+    await db
+      .from('routing_rule_usage')
+      .where('expires_at', '<', new Date(now.getTime() - 86_400_000))
+      .delete()
   }
 }
 

@@ -35,7 +35,32 @@ const isoCurrency = vine.createRule((value: unknown, _: undefined, field: FieldC
   }
 })
 export const currency = () => vine.string().trim().toUpperCase().fixedLength(3).use(isoCurrency())
-export const cents = () => vine.number().withoutDecimals().min(0).max(100_000_000)
+export const cents = () => vine.number({ strict: true }).withoutDecimals().min(0).max(100_000_000)
+
+/** JSON numbers and booleans as themselves: "2500" and 1 are not a price or a flag. */
+export const integer = () => vine.number({ strict: true }).withoutDecimals()
+export const flag = () => vine.boolean({ strict: true })
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
+
+const validInstant = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
+  if (typeof value === 'string' && Number.isNaN(Date.parse(value))) {
+    field.report('The {{ field }} field must be a real date and time.', 'timestamp', field)
+  }
+})
+
+/**
+ * An ISO 8601 timestamp with its offset, as a string: numbers and dates
+ * without a time zone are refused rather than guessed.
+ */
+export const timestamp = () =>
+  vine
+    .string()
+    .trim()
+    .maxLength(40)
+    .regex(ISO_TIMESTAMP)
+    .use(validInstant())
+    .transform((value) => new Date(value))
 
 const cidrRule = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
   if (typeof value === 'string' && !isCidr(value)) {

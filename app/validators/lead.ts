@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { pagination, slug, strictObject, uuid } from '#validators/helpers'
+import { pagination, slug, strictObject, timestamp, uuid } from '#validators/helpers'
 
 const text = (max = 200) => vine.string().trim().maxLength(max)
 
@@ -49,7 +49,7 @@ export const leadSchema = strictObject({
   consent: strictObject({
     given: vine.boolean({ strict: true }).optional(),
     text: vine.string().trim().maxLength(5000).optional(),
-    timestamp: vine.date({ formats: ['iso8601'] }).optional(),
+    timestamp: timestamp().optional(),
     ip: text(64).optional(),
   }).optional(),
   attributes: vine.record(vine.any()).use(flatAttributes()).optional(),

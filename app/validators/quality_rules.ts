@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { strictObject } from '#validators/helpers'
+import { flag, integer, strictObject } from '#validators/helpers'
 
 export type RuleAction = 'reject' | 'flag'
 export type AudienceOperator = 'between' | 'in' | 'not_in' | 'eq' | 'gte' | 'lte' | 'prefix'
@@ -170,20 +170,20 @@ const alwaysTrue = vine.createRule((value: unknown, _: undefined, field: FieldCo
 export const qualityRulesValidator = vine.create(
   strictObject({
     required_fields: vine.array(fieldPath()).maxLength(50).distinct().optional(),
-    postal_code: strictObject({ required: vine.boolean(), action: ruleAction() }).optional(),
+    postal_code: strictObject({ required: flag(), action: ruleAction() }).optional(),
     phone: strictObject({ action: ruleAction() }).optional(),
     email: strictObject({ action: ruleAction() }).optional(),
     consent: strictObject({
-      required: vine.boolean().use(alwaysTrue()),
+      required: flag().use(alwaysTrue()),
       action: ruleAction(),
-      max_age_days: vine.number().withoutDecimals().range([1, 3650]).optional(),
+      max_age_days: integer().range([1, 3650]).optional(),
     }).optional(),
     target_audience: vine
       .array(audienceCriterion({ action: true }))
       .maxLength(MAX_CRITERIA)
       .optional(),
     duplicates: strictObject({
-      window_days: vine.number().withoutDecimals().range([1, 365]),
+      window_days: integer().range([1, 365]),
       keys: vine.array(vine.enum(DUPLICATE_KEYS)).notEmpty().distinct(),
       action: ruleAction(),
     }).optional(),

@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 import { IANAZone } from 'luxon'
 import type { FieldContext } from '@vinejs/vine/types'
-import { cents, currency, pagination, slug, strictObject, uuid } from '#validators/helpers'
+import { cents, currency, flag, integer, pagination, slug, strictObject, uuid } from '#validators/helpers'
 import { MAX_CRITERIA, audienceCriterion } from '#validators/quality_rules'
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
@@ -45,7 +45,7 @@ const schedule = () =>
       .maxLength(50),
   })
 
-const positiveCount = () => vine.number().withoutDecimals().range([1, 1_000_000_000])
+const positiveCount = () => integer().range([1, 1_000_000_000])
 
 /**
  * Fields of a rule; every one optional so PATCH can reuse them. `schedule`
@@ -63,9 +63,9 @@ const ruleFields = {
     monthly: positiveCount().optional(),
   }).optional(),
   schedule: schedule().nullable().optional(),
-  priority: vine.number().withoutDecimals().range([-1_000_000, 1_000_000]).optional(),
-  weight: vine.number().withoutDecimals().range([1, 1000]).optional(),
-  enabled: vine.boolean().optional(),
+  priority: integer().range([-1_000_000, 1_000_000]).optional(),
+  weight: integer().range([1, 1000]).optional(),
+  enabled: flag().optional(),
 }
 
 export const createRoutingRuleValidator = vine.create(

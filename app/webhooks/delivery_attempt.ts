@@ -3,6 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import webhooksConfig from '#config/webhooks'
 import type { SendOutcome } from '#webhooks/http_sender'
+import { wakeRelay } from '#webhooks/fan_out'
 import { type Decision, decide } from '#webhooks/retry_policy'
 import {
   type EndpointRow,
@@ -182,17 +183,19 @@ async function noteSuccess(trx: TransactionClientContract, endpointId: string, n
             paused_until = CASE WHEN e.status = 'paused' THEN NULL ELSE e.paused_until END,
             circuit_trips = CASE WHEN e.status = 'paused' THEN 0 ELSE e.circuit_trips END,
             circuit_closed_at = CASE WHEN e.status = 'paused' THEN ? ELSE e.circuit_closed_at END
-       FROM (SELECT id, failing_warned_at AS was_warned FROM webhook_endpoints
+       FROM (SELECT id, failing_warned_at AS was_warned, status AS was_status FROM webhook_endpoints
               WHERE id = ? AND status <> 'disabled'
                 AND (last_success_at IS NULL OR last_success_at < ? OR failing_since IS NOT NULL
                      OR consecutive_failures > 0 OR status = 'paused')
-              FOR UPDATE) old
+              FOR NO KEY UPDATE) old
       WHERE e.id = old.id
-      RETURNING e.*, old.was_warned`,
+      RETURNING e.*, old.was_warned, old.was_status`,
     [now, now, endpointId, new Date(now.getTime() - 1000)]
   )
   const endpoint = result.rows[0]
   if (endpoint?.was_warned) await publishHealthEvent(trx, 'endpoint.recovered', endpoint, now, { reason: null })
+  // The circuit closed: the deliveries it held back are due now.
+  if (endpoint?.was_status === 'paused') await wakeRelay(trx)
 }
 
 /** Returns false when the endpoint can take no more attempts (disabled, now or before). */

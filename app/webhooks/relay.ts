@@ -26,7 +26,7 @@ const DUE = `
               AND o.status IN ('pending', 'failed') AND o.id < d.id))
    ORDER BY d.next_attempt_at
    LIMIT ?
-   FOR UPDATE OF d SKIP LOCKED`
+   FOR NO KEY UPDATE OF d SKIP LOCKED`
 
 /**
  * Turns due deliveries into BullMQ jobs. Woken by NOTIFY on every commit that
@@ -41,6 +41,7 @@ export class Relay {
   private running = false
   private again = false
   private stopped = false
+  private failing = false
 
   constructor(
     private queue: Queue,
@@ -81,8 +82,12 @@ export class Relay {
         this.again = false
         while (!this.stopped && (await this.dispatchBatch()) === webhooksConfig.relay.batchSize);
       } while (this.again && !this.stopped)
+      if (this.failing) this.logger.info('webhook relay dispatching again')
+      this.failing = false
     } catch (error) {
-      this.logger.warn({ err: error }, 'webhook relay pass failed; retrying on the next wake-up')
+      // Once per outage, not on every poll.
+      if (!this.failing) this.logger.warn({ err: error }, 'webhook relay cannot dispatch (Redis or Postgres unavailable?); retrying on every wake-up')
+      this.failing = true
     } finally {
       this.running = false
     }

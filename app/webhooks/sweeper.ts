@@ -220,7 +220,7 @@ export class Sweeper {
         WHERE id IN (SELECT id FROM webhook_endpoints
                       WHERE status = 'disabled' AND disabled_reason IN ('failing', 'gone')
                         AND (last_probe_at IS NULL OR last_probe_at <= ?)
-                      LIMIT 20 FOR UPDATE SKIP LOCKED)
+                      LIMIT 20 FOR NO KEY UPDATE SKIP LOCKED)
         RETURNING *`,
       [now, new Date(now.getTime() - webhooksConfig.health.probeIntervalMs)]
     )

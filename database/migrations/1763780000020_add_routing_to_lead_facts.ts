@@ -26,7 +26,12 @@ export default class extends BaseSchema {
      * cap exact when many leads reach the rule at once.
      */
     this.schema.createTable('routing_rule_usage', (table) => {
-      table.uuid('rule_id').notNullable().references('id').inTable('routing_rules').onDelete('CASCADE')
+      table
+        .uuid('rule_id')
+        .notNullable()
+        .references('id')
+        .inTable('routing_rules')
+        .onDelete('CASCADE')
       table.string('period', 24).notNullable()
       table.integer('count').notNullable()
       table.timestamp('expires_at', { useTz: true }).notNullable()

@@ -121,8 +121,8 @@ async function buildWorld(client: any) {
 }
 
 /** The body of a fixture created through the API; a refusal stops the test with its reason. */
-async function fixture(request: any) {
-  const response = await request
+async function fixture(pending: any) {
+  const response = await pending
   if (response.status() >= 300)
     throw new Error(`A fixture was refused: ${response.status()} ${response.text()}`)
   return response.body()

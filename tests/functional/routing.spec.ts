@@ -23,11 +23,20 @@ async function storedLead(publisher: { schemaName: string }, id: string) {
 test.group('Routing / a match', (group) => {
   group.each.setup(() => disableUnscopedRules())
 
-  test('sells the lead in one go: status, facts, audit entry and the rich match.found', async ({ client, assert }) => {
+  test('sells the lead in one go: status, facts, audit entry and the rich match.found', async ({
+    client,
+    assert,
+  }) => {
     const label = await createLabel()
     const world = await routingPublisher(label)
     const buyer = await createBuyer()
-    const rule = await createRule({ buyerId: buyer.id, publisherIds: [world.publisher.id], priceCents: 2500, payoutCents: 1800, currency: 'EUR' })
+    const rule = await createRule({
+      buyerId: buyer.id,
+      publisherIds: [world.publisher.id],
+      priceCents: 2500,
+      payoutCents: 1800,
+      currency: 'EUR',
+    })
     const leadId = await acceptedLead(client, world, { attributes: { age: 41 } })
 
     const outcome = await route(leadId)
@@ -35,17 +44,35 @@ test.group('Routing / a match', (group) => {
 
     assert.equal((await storedLead(world.publisher, leadId)).status, 'matched')
     const fact = await factsOf(leadId)
-    assert.include(fact, { status: 'matched', buyer_id: buyer.id, routing_rule_id: rule.id, price_cents: 2500, payout_cents: 1800, currency: 'EUR', unsold_reason: null })
+    assert.include(fact, {
+      status: 'matched',
+      buyer_id: buyer.id,
+      routing_rule_id: rule.id,
+      price_cents: 2500,
+      payout_cents: 1800,
+      currency: 'EUR',
+      unsold_reason: null,
+    })
     assert.isNotNull(fact.matched_at)
 
     const entries = await db.from('audit.entries').where('lead_id', leadId).orderBy('lead_seq')
     const last = entries[entries.length - 1]
-    assert.include(last, { event: 'lead.delivered', actor: `rule:${rule.id}`, status_from: 'accepted', status_to: 'matched', environment: 'live' })
+    assert.include(last, {
+      event: 'lead.delivered',
+      actor: `rule:${rule.id}`,
+      status_from: 'accepted',
+      status_to: 'matched',
+      environment: 'live',
+    })
     assert.equal(last.prev_hash, entries[entries.length - 2].hash)
     const verification = await (await app.container.make(AuditChainService)).verify(leadId)
     assert.isTrue(verification.valid)
 
-    const event = await db.from('outbox_events').where('lead_id', leadId).where('type', 'match.found').firstOrFail()
+    const event = await db
+      .from('outbox_events')
+      .where('lead_id', leadId)
+      .where('type', 'match.found')
+      .firstOrFail()
     // Only the buyer's endpoints: no publisher on an event carrying the price.
     assert.equal(event.buyer_id, buyer.id)
     assert.isNull(event.publisher_id)
@@ -57,9 +84,25 @@ test.group('Routing / a match', (group) => {
       lead_id: leadId,
       status: 'matched',
       buyer_id: buyer.id,
-      contact: { name: 'Jan Jansen', email: data.contact.email, phone: data.contact.phone, postal_code: '1012 AB', country: 'NL' },
-      provenance: { source: 'facebook', campaign: 'winter-2026', label: label.slug, landing_page: 'https://energy.example/offer' },
-      consent: { given: true, text: 'I agree that Demo Energy may contact me about my energy contract.', timestamp: data.consent.timestamp, ip: '203.0.113.9' },
+      contact: {
+        name: 'Jan Jansen',
+        email: data.contact.email,
+        phone: data.contact.phone,
+        postal_code: '1012 AB',
+        country: 'NL',
+      },
+      provenance: {
+        source: 'facebook',
+        campaign: 'winter-2026',
+        label: label.slug,
+        landing_page: 'https://energy.example/offer',
+      },
+      consent: {
+        given: true,
+        text: 'I agree that Demo Energy may contact me about my energy contract.',
+        timestamp: data.consent.timestamp,
+        ip: '203.0.113.9',
+      },
       attributes: { age: 41 },
       price_cents: 2500,
       currency: 'EUR',
@@ -80,8 +123,14 @@ test.group('Routing / a match', (group) => {
 
     const outcomes = await Promise.all([route(leadId), route(leadId), route(leadId)])
     assert.deepEqual(outcomes.map((o) => o.outcome).sort(), ['matched', 'skipped', 'skipped'])
-    assert.lengthOf(await db.from('outbox_events').where('lead_id', leadId).where('type', 'match.found'), 1)
-    assert.lengthOf(await db.from('audit.entries').where('lead_id', leadId).where('event', 'lead.delivered'), 1)
+    assert.lengthOf(
+      await db.from('outbox_events').where('lead_id', leadId).where('type', 'match.found'),
+      1
+    )
+    assert.lengthOf(
+      await db.from('audit.entries').where('lead_id', leadId).where('event', 'lead.delivered'),
+      1
+    )
   })
 
   test('sandbox leads are never routed', async ({ client, assert }) => {
@@ -92,8 +141,16 @@ test.group('Routing / a match', (group) => {
 
     assert.deepEqual(await route(leadId), { outcome: 'skipped', leadId, reason: 'sandbox' })
     const fact = await factsOf(leadId)
-    assert.include(fact, { status: 'accepted', buyer_id: null, unsold_reason: null, routed_at: null })
-    assert.lengthOf(await db.from('outbox_events').where('lead_id', leadId).where('type', 'match.found'), 0)
+    assert.include(fact, {
+      status: 'accepted',
+      buyer_id: null,
+      unsold_reason: null,
+      routed_at: null,
+    })
+    assert.lengthOf(
+      await db.from('outbox_events').where('lead_id', leadId).where('type', 'match.found'),
+      0
+    )
     assert.equal((await storedLead(world.publisher, leadId)).status, 'accepted')
   })
 
@@ -102,17 +159,35 @@ test.group('Routing / a match', (group) => {
     world.publisher.qualityRules = { phone: { action: 'flag' } } as any
     await world.publisher.save()
     await createRule({ publisherIds: [world.publisher.id] })
-    const flagged = await client.post('/v1/leads').bearerToken(world.key).json(leadBody(world.publisher.slug, { contact: { phone: '12' } }))
+    const flagged = await client
+      .post('/v1/leads')
+      .bearerToken(world.key)
+      .json(leadBody(world.publisher.slug, { contact: { phone: '12' } }))
     assert.equal(flagged.body().status, 'flagged')
-    assert.deepEqual(await route(flagged.body().id), { outcome: 'skipped', leadId: flagged.body().id, reason: 'not_accepted' })
+    assert.deepEqual(await route(flagged.body().id), {
+      outcome: 'skipped',
+      leadId: flagged.body().id,
+      reason: 'not_accepted',
+    })
     assert.isNull((await factsOf(flagged.body().id)).buyer_id)
 
     world.publisher.qualityRules = {} as any
     await world.publisher.save()
-    const rejected = await client.post('/v1/leads').bearerToken(world.key).json(leadBody(world.publisher.slug, { contact: { phone: '12' } }))
+    const rejected = await client
+      .post('/v1/leads')
+      .bearerToken(world.key)
+      .json(leadBody(world.publisher.slug, { contact: { phone: '12' } }))
     rejected.assertStatus(422)
-    assert.deepEqual(await route(rejected.body().id), { outcome: 'skipped', leadId: rejected.body().id, reason: 'not_accepted' })
-    assert.include(await factsOf(rejected.body().id), { status: 'rejected', buyer_id: null, routed_at: null })
+    assert.deepEqual(await route(rejected.body().id), {
+      outcome: 'skipped',
+      leadId: rejected.body().id,
+      reason: 'not_accepted',
+    })
+    assert.include(await factsOf(rejected.body().id), {
+      status: 'rejected',
+      buyer_id: null,
+      routed_at: null,
+    })
   })
 })
 
@@ -126,28 +201,54 @@ test.group('Routing / rule dimensions', (group) => {
     const theirs = await routingPublisher(otherLabel)
     const unlabelled = await routingPublisher()
 
-    assert.include(await route(await acceptedLead(client, ours)), { outcome: 'matched', ruleId: rule.id })
+    assert.include(await route(await acceptedLead(client, ours)), {
+      outcome: 'matched',
+      ruleId: rule.id,
+    })
     for (const world of [theirs, unlabelled]) {
       const leadId = await acceptedLead(client, world)
       assert.deepEqual(await route(leadId), { outcome: 'unsold', leadId, reason: 'no_rule' })
-      assert.include(await factsOf(leadId), { status: 'accepted', buyer_id: null, unsold_reason: 'no_rule' })
+      assert.include(await factsOf(leadId), {
+        status: 'accepted',
+        buyer_id: null,
+        unsold_reason: 'no_rule',
+      })
     }
   })
 
   test('publisher: a rule for publishers takes their leads only', async ({ client, assert }) => {
-    const [first, second, other] = [await routingPublisher(), await routingPublisher(), await routingPublisher()]
+    const [first, second, other] = [
+      await routingPublisher(),
+      await routingPublisher(),
+      await routingPublisher(),
+    ]
     const rule = await createRule({ publisherIds: [first.publisher.id, second.publisher.id] })
-    assert.include(await route(await acceptedLead(client, first)), { outcome: 'matched', ruleId: rule.id })
-    assert.include(await route(await acceptedLead(client, second)), { outcome: 'matched', ruleId: rule.id })
-    assert.include(await route(await acceptedLead(client, other)), { outcome: 'unsold', reason: 'no_rule' })
+    assert.include(await route(await acceptedLead(client, first)), {
+      outcome: 'matched',
+      ruleId: rule.id,
+    })
+    assert.include(await route(await acceptedLead(client, second)), {
+      outcome: 'matched',
+      ruleId: rule.id,
+    })
+    assert.include(await route(await acceptedLead(client, other)), {
+      outcome: 'unsold',
+      reason: 'no_rule',
+    })
   })
 
   test('label and publisher together must both hold', async ({ client, assert }) => {
     const label = await createLabel()
-    const [inside, sameLabelOtherPublisher] = [await routingPublisher(label), await routingPublisher(label)]
+    const [inside, sameLabelOtherPublisher] = [
+      await routingPublisher(label),
+      await routingPublisher(label),
+    ]
     await createRule({ labelIds: [label.id], publisherIds: [inside.publisher.id] })
     assert.include(await route(await acceptedLead(client, inside)), { outcome: 'matched' })
-    assert.include(await route(await acceptedLead(client, sameLabelOtherPublisher)), { outcome: 'unsold', reason: 'no_rule' })
+    assert.include(await route(await acceptedLead(client, sameLabelOtherPublisher)), {
+      outcome: 'unsold',
+      reason: 'no_rule',
+    })
   })
 
   test('criteria over attributes and contact fields', async ({ client, assert }) => {
@@ -163,44 +264,75 @@ test.group('Routing / rule dimensions', (group) => {
     const fits = await acceptedLead(client, world, { attributes: { age: 45, product: 'Solar' } })
     assert.include(await route(fits), { outcome: 'matched', ruleId: rule.id })
 
-    for (const attributes of [{ age: 25, product: 'solar' }, { product: 'solar' }, { age: 45, product: 'windows' }]) {
+    for (const attributes of [
+      { age: 25, product: 'solar' },
+      { product: 'solar' },
+      { age: 45, product: 'windows' },
+    ]) {
       const leadId = await acceptedLead(client, world, { attributes })
-      assert.deepEqual(await route(leadId), { outcome: 'unsold', leadId, reason: 'criteria' }, JSON.stringify(attributes))
+      assert.deepEqual(
+        await route(leadId),
+        { outcome: 'unsold', leadId, reason: 'criteria' },
+        JSON.stringify(attributes)
+      )
     }
   })
 
   test('a disabled rule or a paused buyer takes nothing', async ({ client, assert }) => {
     const world = await routingPublisher()
     const rule = await createRule({ publisherIds: [world.publisher.id], enabled: false })
-    assert.include(await route(await acceptedLead(client, world)), { outcome: 'unsold', reason: 'no_rule' })
+    assert.include(await route(await acceptedLead(client, world)), {
+      outcome: 'unsold',
+      reason: 'no_rule',
+    })
 
     rule.enabled = true
     await rule.save()
     const buyer = await Buyer.findOrFail(rule.buyerId)
     buyer.status = 'paused'
     await buyer.save()
-    assert.include(await route(await acceptedLead(client, world)), { outcome: 'unsold', reason: 'no_rule' })
+    assert.include(await route(await acceptedLead(client, world)), {
+      outcome: 'unsold',
+      reason: 'no_rule',
+    })
 
     buyer.status = 'active'
     await buyer.save()
-    assert.include(await route(await acceptedLead(client, world)), { outcome: 'matched', ruleId: rule.id })
+    assert.include(await route(await acceptedLead(client, world)), {
+      outcome: 'matched',
+      ruleId: rule.id,
+    })
   })
 })
 
 test.group('Routing / priority and weight', (group) => {
   group.each.setup(() => disableUnscopedRules())
 
-  test('the highest priority wins; when it is capped the next one takes the lead', async ({ client, assert }) => {
+  test('the highest priority wins; when it is capped the next one takes the lead', async ({
+    client,
+    assert,
+  }) => {
     const world = await routingPublisher()
     const low = await createRule({ publisherIds: [world.publisher.id], priority: 1, weight: 100 })
-    const high = await createRule({ publisherIds: [world.publisher.id], priority: 10, caps: { daily: 2 } })
+    const high = await createRule({
+      publisherIds: [world.publisher.id],
+      priority: 10,
+      caps: { daily: 2 },
+    })
 
     const winners = []
-    for (let i = 0; i < 4; i++) winners.push((await route(await acceptedLead(client, world))) as any)
-    assert.deepEqual(winners.map((w) => w.ruleId), [high.id, high.id, low.id, low.id])
+    for (let i = 0; i < 4; i++)
+      winners.push((await route(await acceptedLead(client, world))) as any)
+    assert.deepEqual(
+      winners.map((w) => w.ruleId),
+      [high.id, high.id, low.id, low.id]
+    )
   })
 
-  test('equal priorities share leads by weight, reproducibly with a seed', async ({ client, assert }) => {
+  test('equal priorities share leads by weight, reproducibly with a seed', async ({
+    client,
+    assert,
+  }) => {
     const world = await routingPublisher()
     const light = await createRule({ publisherIds: [world.publisher.id], weight: 1 })
     const heavy = await createRule({ publisherIds: [world.publisher.id], weight: 4 })
@@ -217,7 +349,10 @@ test.group('Routing / priority and weight', (group) => {
     const replay = seededRandom(5)
     const expected = { [light.id]: 0, [heavy.id]: 0 }
     for (let i = 0; i < leads.length; i++) {
-      const keys = [light, heavy].map((rule) => ({ id: rule.id, key: -Math.log(1 - replay()) / rule.weight }))
+      const keys = [light, heavy].map((rule) => ({
+        id: rule.id,
+        key: -Math.log(1 - replay()) / rule.weight,
+      }))
       expected[keys.sort((a, b) => a.key - b.key)[0].id]++
     }
     assert.deepEqual(counts, expected)
@@ -229,20 +364,33 @@ test.group('Routing / priority and weight', (group) => {
 test.group('Routing / schedules', (group) => {
   group.each.setup(() => disableUnscopedRules())
 
-  test('a window is read in the rule’s time zone, across a UTC day boundary', async ({ client, assert }) => {
+  test('a window is read in the rule’s time zone, across a UTC day boundary', async ({
+    client,
+    assert,
+  }) => {
     const world = await routingPublisher()
     const rule = await createRule({
       publisherIds: [world.publisher.id],
-      schedule: { timezone: 'America/New_York', windows: [{ days: ['mon'], from: '20:00', to: '24:00' }] },
+      schedule: {
+        timezone: 'America/New_York',
+        windows: [{ days: ['mon'], from: '20:00', to: '24:00' }],
+      },
     })
     const leadId = await acceptedLead(client, world)
     // Monday 22:00 UTC is 17:00 in New York: closed.
     const early = new Date('2027-01-04T22:00:00Z')
-    assert.deepEqual(await route(leadId, { now: early }), { outcome: 'unsold', leadId, reason: 'outside_schedule' })
+    assert.deepEqual(await route(leadId, { now: early }), {
+      outcome: 'unsold',
+      leadId,
+      reason: 'outside_schedule',
+    })
     assert.include(await factsOf(leadId), { unsold_reason: 'outside_schedule' })
     assert.equal(new Date((await factsOf(leadId)).routed_at).toISOString(), early.toISOString())
     // Tuesday 02:00 UTC is still Monday, 21:00, in New York: open.
-    assert.include(await route(leadId, { now: new Date('2027-01-05T02:00:00Z') }), { outcome: 'matched', ruleId: rule.id })
+    assert.include(await route(leadId, { now: new Date('2027-01-05T02:00:00Z') }), {
+      outcome: 'matched',
+      ruleId: rule.id,
+    })
     assert.include(await factsOf(leadId), { unsold_reason: null, status: 'matched' })
   })
 
@@ -250,11 +398,19 @@ test.group('Routing / schedules', (group) => {
     const world = await routingPublisher()
     await createRule({
       publisherIds: [world.publisher.id],
-      schedule: { timezone: 'Europe/Amsterdam', windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00' }] },
+      schedule: {
+        timezone: 'Europe/Amsterdam',
+        windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00' }],
+      },
     })
     const leadId = await acceptedLead(client, world)
     // 07:30 UTC: 08:30 on the Friday before the change (CET), 09:30 on the Monday after (CEST).
-    assert.include(await route(leadId, { now: new Date('2027-03-26T07:30:00Z') }), { outcome: 'unsold', reason: 'outside_schedule' })
-    assert.include(await route(leadId, { now: new Date('2027-03-29T07:30:00Z') }), { outcome: 'matched' })
+    assert.include(await route(leadId, { now: new Date('2027-03-26T07:30:00Z') }), {
+      outcome: 'unsold',
+      reason: 'outside_schedule',
+    })
+    assert.include(await route(leadId, { now: new Date('2027-03-29T07:30:00Z') }), {
+      outcome: 'matched',
+    })
   })
 })

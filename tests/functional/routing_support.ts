@@ -59,7 +59,8 @@ export async function acceptedLead(
     .bearerToken(world.key)
     .json(leadBody(world.publisher.slug, overrides))
   response.assertStatus(201)
-  if (response.body().status !== 'accepted') throw new Error(`lead not accepted: ${response.text()}`)
+  if (response.body().status !== 'accepted')
+    throw new Error(`lead not accepted: ${response.text()}`)
   return response.body().id as string
 }
 
@@ -73,7 +74,10 @@ export function factsOf(leadId: string) {
 }
 
 /** Polls until `check` holds or the time is up. */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000) {
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 10_000
+) {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const result = await check()

@@ -15,7 +15,15 @@ export type Received = {
   at: number
 }
 
-export type Answer = { status?: number; headers?: Record<string, string>; body?: string; hold?: boolean }
+export type Answer = {
+  status?: number
+  headers?: Record<string, string>
+  body?: string
+  /** Never answer (until the test closes the receiver). */
+  hold?: boolean
+  /** Do the work, then drop the connection before answering: the sender sees a failure, the receiver a duplicate later. */
+  reset?: boolean
+}
 type Behaviour = (request: Received, index: number) => Answer
 
 /**
@@ -27,6 +35,8 @@ type Behaviour = (request: Received, index: number) => Answer
 export class Receiver {
   readonly received: Received[] = []
   readonly answered: Received[] = []
+  /** Requests acted on although the sender never heard back (`reset`). */
+  readonly processed: Received[] = []
   private held = new Set<http.ServerResponse>()
   private server!: http.Server
   url = ''
@@ -45,6 +55,11 @@ export class Receiver {
         const answer = receiver.behaviour(entry, receiver.received.length - 1)
         if (answer.hold) {
           receiver.held.add(response)
+          return
+        }
+        if (answer.reset) {
+          receiver.processed.push(entry)
+          request.socket.destroy()
           return
         }
         const status = answer.status ?? 204
@@ -82,13 +97,13 @@ function safeJson(text: string) {
 }
 
 /** Polls until `check` returns something truthy, or fails with `what`. */
-export async function eventually<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
   const deadline = Date.now() + timeoutMs
   let last: unknown
   while (Date.now() < deadline) {
     try {
       const value = await check()
-      if (value) return value
+      if (value) return value as Exclude<T, false | null | undefined | 0 | ''>
     } catch (error) {
       last = error
     }
@@ -186,6 +201,7 @@ export class PrivateRedis {
     })
     await eventually(async () => {
       const client = new Redis({ port: this.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
+      client.on('error', () => {})
       try {
         await client.connect()
         return (await client.ping()) === 'PONG'

@@ -77,7 +77,9 @@ test.group('Routing / schedules', () => {
     assert.equal(short.end.getTime() - short.start.getTime(), 23 * 3_600_000)
   })
 
-  test('the latest opening of a schedule and the latest midnight of a set of zones', ({ assert }) => {
+  test('the latest opening of a schedule and the latest midnight of a set of zones', ({
+    assert,
+  }) => {
     // Monday 08:00 local (CEST): the last opening was Friday 09:00 CET.
     assert.equal(
       latestOpening(OFFICE_HOURS, at('2027-03-29T06:00:00Z'))?.toISOString(),

@@ -35,14 +35,22 @@ function rule(overrides: Partial<ActiveRule> = {}): ActiveRule {
   }
 }
 
-function lead(overrides: Partial<LeadInput> = {}, scope = { labelId: LABEL as string | null }): RoutableLead {
+function lead(
+  overrides: Partial<LeadInput> = {},
+  scope = { labelId: LABEL as string | null }
+): RoutableLead {
   const input: LeadInput = {
     publisher: 'p',
     contact: { name: 'Jan', email: 'Jan@Example.NL', phone: '06 12345678' },
     attributes: { age: 40, product: 'solar' },
     ...overrides,
   }
-  return { publisherId: PUBLISHER, labelId: scope.labelId, input, normalised: normaliseLead(input, 'NL') }
+  return {
+    publisherId: PUBLISHER,
+    labelId: scope.labelId,
+    input,
+    normalised: normaliseLead(input, 'NL'),
+  }
 }
 
 const NOW = new Date('2027-01-04T12:00:00Z')
@@ -54,15 +62,21 @@ test.group('Routing / eligibility', () => {
     const otherPublisher = rule({ publisherIds: [OTHER] })
     const otherLabel = rule({ labelIds: [OTHER] })
     const { eligible } = screen([anyone, ours, otherPublisher, otherLabel], lead(), NOW)
-    assert.deepEqual(eligible.map((r) => r.id), [anyone.id, ours.id])
+    assert.deepEqual(
+      eligible.map((r) => r.id),
+      [anyone.id, ours.id]
+    )
 
     // A lead without a label never meets a rule that names labels.
     const unlabelled = screen([ours], lead({}, { labelId: null }), NOW)
     assert.deepEqual(unlabelled, { eligible: [], reason: 'no_rule' })
   })
 
-  test('criteria use the target-audience operators over normalised contact values', ({ assert }) => {
-    const holds = (criteria: any[], input: Partial<LeadInput> = {}) => criteriaHold(criteria, lead(input))
+  test('criteria use the target-audience operators over normalised contact values', ({
+    assert,
+  }) => {
+    const holds = (criteria: any[], input: Partial<LeadInput> = {}) =>
+      criteriaHold(criteria, lead(input))
     assert.isTrue(holds([{ field: 'attributes.age', op: 'between', value: [30, 50] }]))
     assert.isFalse(holds([{ field: 'attributes.age', op: 'gte', value: 50 }]))
     // The phone was given in national notation; the prefix reads E.164.
@@ -105,11 +119,16 @@ test.group('Routing / priority and weight', () => {
     const negative = rule({ priority: -3, weight: 1000 })
     const random = seededRandom(1)
     for (let i = 0; i < 200; i++) {
-      assert.deepEqual(rankCandidates([negative, low, high], random).map((r) => r.id), [high.id, low.id, negative.id])
+      assert.deepEqual(
+        rankCandidates([negative, low, high], random).map((r) => r.id),
+        [high.id, low.id, negative.id]
+      )
     }
   })
 
-  test('among equals, each rule comes first in proportion to its weight (fixed seed)', ({ assert }) => {
+  test('among equals, each rule comes first in proportion to its weight (fixed seed)', ({
+    assert,
+  }) => {
     const rules = [rule({ weight: 1 }), rule({ weight: 2 }), rule({ weight: 7 })]
     const random = seededRandom(20260401)
     const firsts = new Map(rules.map((r) => [r.id, 0]))
