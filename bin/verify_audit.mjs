@@ -240,8 +240,10 @@ export function checkCheckpoint(checkpoint, publicKey, keyName = null) {
 
 // ---------------------------------------------------------------- reporting
 
+/** Collects what was checked; lists the first 50 failures and counts them all. */
 class Verdict {
   failures = []
+  count = 0
   lines = []
   ok(text) {
     this.lines.push(`  ok    ${text}`)
@@ -250,11 +252,13 @@ class Verdict {
     this.lines.push(`  note  ${text}`)
   }
   fail(text) {
+    this.count++
+    if (this.failures.length >= 50) return
     this.failures.push(text)
     this.lines.push(`  FAIL  ${text}`)
   }
   get valid() {
-    return this.failures.length === 0
+    return this.count === 0
   }
 }
 
@@ -396,7 +400,7 @@ class LeafSet {
     for (let i = 0; i < this.size; i++) tree.append(leafHash(this.hashes.toString('hex', i * 32, i * 32 + 32)))
     const root = tree.root()
     if (root === checkpoint.root) {
-      verdict.ok(`the ${this.size} sealed entries rebuild the signed root ${root}: nothing was added, removed or changed`)
+      verdict.ok(`the ${this.size} sealed entry hashes rebuild the signed root ${root}: no sealed entry was added, removed or given another hash`)
     } else {
       verdict.fail(`the ${this.size} sealed entries rebuild root ${root}, not the signed ${checkpoint.root}: the export or the log was altered`)
     }
@@ -434,7 +438,6 @@ async function verifyJsonExport(path, options) {
     entryCount += lead.events.length
     broken += checkTrail(verdict, lead.lead_id, lead.events, { partial: !complete })
     for (const event of lead.events) leaves?.add(event.log_index, event.hash)
-    if (verdict.failures.length > 50) break
   }
   if (broken === 0) {
     verdict.ok(`${entryCount} entries of ${leadCount} leads: every hash recomputed, every chain linked${complete ? ' from lead_seq 1' : ''}`)
@@ -543,7 +546,6 @@ async function verifyCsvExport(path, options) {
     trails.set(row.lead_id, { lead_seq: entry.lead_seq, hash: entry.hash })
     leaves?.add(entry.log_index, entry.hash)
     rows++
-    if (verdict.failures.length > 50) break
   }
   if (broken === 0) verdict.ok(`${rows} rows of ${trails.size} leads: every hash recomputed, every chain linked`)
   if (leaves) leaves.check(verdict, checkpoint)
@@ -558,7 +560,11 @@ export async function verifyFile(path, options = {}) {
   readSync(fd, head, 0, head.length, 0)
   closeSync(fd)
   const start = head.toString('utf8').trimStart()
-  if (!start.startsWith('{')) return { kind: 'CSV export', verdict: await verifyCsvExport(path, options) }
+  if (start === '') throw new Error('the file is empty')
+  if (start.startsWith('lead_id,') || start.split('\n')[0].split(',').includes('log_index')) {
+    return { kind: 'CSV export', verdict: await verifyCsvExport(path, options) }
+  }
+  if (!start.startsWith('{')) throw new Error('not a Leadgate proof bundle, consistency proof or export')
   if (start.includes('"leadgate-audit-export/v1"') || start.includes('"leads"')) {
     return { kind: 'JSON export', verdict: await verifyJsonExport(path, options) }
   }
@@ -600,7 +606,7 @@ async function main() {
     const { kind, verdict } = await verifyFile(parsed.file, parsed.options)
     console.log(`Leadgate audit verifier: ${kind} ${parsed.file}`)
     for (const line of verdict.lines) console.log(line)
-    console.log(verdict.valid ? 'VALID' : `INVALID: ${verdict.failures.length} problem(s); the first: ${verdict.failures[0]}`)
+    console.log(verdict.valid ? 'VALID' : `INVALID: ${verdict.count} problem(s); the first: ${verdict.failures[0]}`)
     return verdict.valid ? 0 : 1
   } catch (error) {
     console.error(`verify_audit: ${error.message}`)

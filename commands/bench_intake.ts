@@ -41,13 +41,17 @@ export default class BenchIntake extends BaseCommand {
   @flags.number({ description: 'Publishers to spread the load over', default: 4 })
   declare publishers: number
 
+  @flags.boolean({ description: 'Write a CPU profile of the server to tmp/profile', default: false })
+  declare profile: boolean
+
   async run() {
     const port = 3390
     await new DatabaseSetupService().prepare({ fresh: true })
     const publishers = await this.seed()
     this.logger.info(`seeded ${publishers.length} live publishers in ${services.databaseName}`)
 
-    const server = spawn(process.execPath, ['--import', '@poppinss/ts-exec', 'bin/server.ts'], {
+    const profiling = this.profile ? ['--cpu-prof', '--cpu-prof-dir=tmp/profile'] : []
+    const server = spawn(process.execPath, [...profiling, '--import', '@poppinss/ts-exec', 'bin/server.ts'], {
       cwd: this.app.appRoot,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', API_RATE_LIMIT: '100000000' },
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -66,12 +70,12 @@ export default class BenchIntake extends BaseCommand {
           { name: 'full', connections: this.connections, duration: this.duration },
         ],
       })
-      server.kill('SIGTERM')
+      await stop(server)
       this.logger.info('running the raw-SQL limit (pgbench, 15 s)')
       const limit = this.pgbenchLimit()
       await this.report(fixed, full, limit)
     } finally {
-      if (!server.killed) server.kill('SIGTERM')
+      if (server.exitCode === null) await stop(server)
     }
   }
 
@@ -152,6 +156,18 @@ export default class BenchIntake extends BaseCommand {
     await writeFile(this.app.makePath('tmp/bench/intake.json'), JSON.stringify(summary, null, 2))
     this.logger.info('figures written to tmp/bench/intake.json')
   }
+}
+
+/** SIGTERM, then wait: a profiled server writes its profile on the way out. */
+function stop(server: ReturnType<typeof spawn>) {
+  return new Promise<void>((resolve) => {
+    const force = setTimeout(() => server.kill('SIGKILL'), 30_000)
+    server.once('exit', () => {
+      clearTimeout(force)
+      resolve()
+    })
+    server.kill('SIGTERM')
+  })
 }
 
 async function waitFor(url: string) {

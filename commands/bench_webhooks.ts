@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { randomUUID } from 'node:crypto'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
@@ -51,6 +51,9 @@ export default class BenchWebhooks extends BaseCommand {
 
   @flags.number({ description: 'Deliveries in flight in the worker', default: 64 })
   declare concurrency: number
+
+  @flags.boolean({ description: 'Write a CPU profile of the worker to tmp/bench/' })
+  declare profile: boolean
 
   private receiver: ChildProcess | null = null
   private worker: ChildProcess | null = null
@@ -143,7 +146,8 @@ export default class BenchWebhooks extends BaseCommand {
   }
 
   private startWorker(services: { databaseUrl: URL; redisUrl: URL }, prefix: string) {
-    return spawn(process.execPath, ['ace', 'queue:work', '--concurrency', String(this.concurrency)], {
+    const profile = this.profile ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/bench')}`] : []
+    return spawn(process.execPath, [...profile, 'ace', 'queue:work', '--concurrency', String(this.concurrency)], {
       cwd: this.app.appRoot,
       env: {
         ...process.env,
@@ -163,10 +167,14 @@ export default class BenchWebhooks extends BaseCommand {
     const { default: db } = await import('@adonisjs/lucid/services/db')
     const arrivals: Arrival[] = []
     let recordedAt = 0
+    let cpuAtStart = 0
     const deadline = Date.now() + 10 * 60_000
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100))
+      const before = arrivals.length
       arrivals.push(...(await this.arrivals()))
+      // The worker's CPU from its first delivery on, leaving its boot out.
+      if (before === 0 && arrivals.length > 0) cpuAtStart = await cpuMs(this.worker!.pid!)
       if (arrivals.length < count) continue
       const [{ count: pending }] = await db.from('webhook_deliveries').where('endpoint_id', endpointId).whereNot('status', 'succeeded').count('* as count')
       if (Number(pending) === 0) {
@@ -176,7 +184,9 @@ export default class BenchWebhooks extends BaseCommand {
     }
     const first = Math.min(...arrivals.map(([, at]) => at))
     const last = Math.max(...arrivals.map(([, at]) => at))
+    const cpuUsed = (await cpuMs(this.worker!.pid!)) - cpuAtStart
     return {
+      worker_cpu_ms_per_delivery: cpuUsed / count,
       deliveries: count,
       received: arrivals.length,
       signed: arrivals.every(([, , signed]) => signed === 1),
@@ -253,5 +263,15 @@ export default class BenchWebhooks extends BaseCommand {
     const queue = new Queue(webhooksConfig.queue.name, { connection: redisConnection, prefix })
     await queue.obliterate({ force: true }).catch(() => {})
     await queue.close()
+  }
+}
+
+/** CPU time (user + system) a process has used so far, from /proc; 0 where there is no /proc. */
+async function cpuMs(pid: number) {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
+  } catch {
+    return 0
   }
 }

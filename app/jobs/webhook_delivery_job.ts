@@ -62,14 +62,17 @@ export default class WebhookDeliveryJob {
       await settleForDisabledEndpoint(delivery, now)
       return 'endpoint_disabled'
     }
-    if (delivery.endpoint_status === 'paused' && (await startTrial(delivery.endpoint_id, now))) {
-      // The circuit is open, or another delivery is the trial: back to Postgres until the relay sees it closed.
-      await releaseDelivery(delivery, true)
-      return 'circuit_open'
+    if (delivery.endpoint_status === 'paused') {
+      const pausedUntil = await startTrial(delivery.endpoint_id, now)
+      if (pausedUntil) {
+        // The circuit is open, or another delivery is the trial: back to Postgres until it may close.
+        await releaseDelivery(delivery, pausedUntil)
+        return 'circuit_open'
+      }
     }
     if (await waitsForEarlier(delivery)) {
       // The relay hands it out again once the earlier deliveries of its lead are done.
-      await releaseDelivery(delivery, true)
+      await releaseDelivery(delivery)
       return 'waiting_for_earlier'
     }
 
@@ -78,7 +81,7 @@ export default class WebhookDeliveryJob {
       recorded = await this.send(delivery, attempt)
     } catch (error) {
       // Hand it back at once rather than when the lease lapses; at worst the receiver sees the event twice.
-      await releaseDelivery(delivery, true).catch(() => {})
+      await releaseDelivery(delivery).catch(() => {})
       throw error
     }
 

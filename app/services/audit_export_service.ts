@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
-import { stringify } from 'csv-stringify'
-import logger from '@adonisjs/core/services/logger'
+import { stringify } from 'csv-stringify/sync'
 import type Principal from '#auth/principal'
 import { CheckpointSigner } from '#services/audit_signing'
-import AuditSnapshot, { TS_SQL } from '#services/audit_snapshot'
+import AuditSnapshot from '#services/audit_snapshot'
+import { isoFromPg } from '#services/audit_verify_chunk'
 import { toCheckpoint } from '#services/audit_sealer_service'
 
 export const EXPORT_FORMAT = 'leadgate-audit-export/v1'
@@ -34,38 +33,49 @@ export type ExportFilters = {
 }
 
 type Scope = { where: string[]; params: unknown[] }
+type Row = Array<string | null>
 
-const EVENT_COLUMNS = `p.log_index, e.lead_seq, e.event, ${TS_SQL('e.ts')}, e.actor, e.status_from, e.status_to, e.prev_hash, e.hash`
+/** Rows per round trip: a few megabytes in flight, whatever the size of the export. */
+const BATCH = 500
+
+/** [id, lead_id, publisher_id, log_index, lead_seq, event, ts, actor, status_from, status_to, prev_hash, hash] */
+const columns = (logIndex: string) =>
+  `e.id, e.lead_id, e.publisher_id, ${logIndex}, e.lead_seq, e.event, e.ts, e.actor, e.status_from, e.status_to, e.prev_hash, e.hash`
 
 /**
  * The audit trail as files for auditors: CSV (one row per event) and nested
- * JSON (one object per lead), read through a cursor inside one snapshot and
- * written as they are read, so memory stays flat for any number of events.
+ * JSON (one object per lead), read in keyset-paginated batches inside one
+ * snapshot and written as they are read, so memory stays flat for any number
+ * of events; the next batch is fetched while the current one is written.
  * Who sees what is the lead's visibility: a publisher its own leads (in its
  * key's environment), a buyer the leads delivered to it, the operator and
  * compliance everything.
  */
 export default class AuditExportService {
-  constructor(private signer: CheckpointSigner = CheckpointSigner.configured()) {}
+  constructor(private given: CheckpointSigner | null = null) {}
+
+  /** Resolved on first use, so a missing key fails what needs it, not every audit route. */
+  private get signer() {
+    return this.given ?? CheckpointSigner.configured()
+  }
 
   csv(principal: Principal, filters: ExportFilters): Readable {
     const { where, params } = this.scope(principal, filters)
-    const sql = `SELECT e.lead_id, ${EVENT_COLUMNS}
-      FROM audit.entries e LEFT JOIN audit.log_positions p ON p.entry_id = e.id
-      ${clause(where)} ORDER BY e.id`
-    const rows = async function* () {
-      const snapshot = await AuditSnapshot.open()
-      try {
-        yield* snapshot.streamRaw(sql, params)
-      } finally {
-        await snapshot.close()
+    const next = params.length + 1
+    // In id order both tables merge; bounding the positions too keeps each batch from rescanning them.
+    const sql = (first: boolean) =>
+      `SELECT ${columns('p.log_index')} FROM audit.entries e
+       LEFT JOIN audit.log_positions p ON p.entry_id = e.id ${first ? '' : `AND p.entry_id > $${next}`}
+       ${clause([...where, ...(first ? [] : [`e.id > $${next}`])])} ORDER BY e.id LIMIT ${BATCH}`
+    const lines = async function* () {
+      yield stringify([], { header: true, columns: [...CSV_COLUMNS] })
+      for await (const rows of batches(sql, params, (last) => [last[0]])) {
+        yield stringify(
+          rows.map((row) => [row[1], row[3], row[4], row[5], isoFromPg(row[6]!), row[7], row[8], row[9], row[10], row[11]])
+        )
       }
     }
-    const out = stringify({ header: true, columns: [...CSV_COLUMNS] })
-    pipeline(Readable.from(rows()), out).catch((error) => {
-      if (error?.code !== 'ERR_STREAM_PREMATURE_CLOSE') logger.error({ err: error }, 'audit CSV export failed')
-    })
-    return out
+    return Readable.from(lines(), { highWaterMark: 1 })
   }
 
   /**
@@ -76,53 +86,60 @@ export default class AuditExportService {
     const { where, params } = this.scope(principal, filters)
     const complete = this.isComplete(principal, filters)
     const key = { public_key: this.signer.publicKey.toString('base64'), verifier_key: this.signer.verifierKey }
-    const sql = `SELECT e.lead_id, e.publisher_id, ${EVENT_COLUMNS}
-      FROM audit.entries e LEFT JOIN audit.log_positions p ON p.entry_id = e.id
-      ${clause(where)} ORDER BY e.lead_id, e.lead_seq`
+    const next = params.length + 1
+    // In lead order each entry's position is one index lookup.
+    const sql = (first: boolean) =>
+      `SELECT ${columns('(SELECT p.log_index FROM audit.log_positions p WHERE p.entry_id = e.id)')} FROM audit.entries e
+       ${clause([...where, ...(first ? [] : [`(e.lead_id, e.lead_seq) > ($${next}::uuid, $${next + 1}::int)`])])}
+       ORDER BY e.lead_id, e.lead_seq LIMIT ${BATCH}`
     const lines = async function* () {
-      const snapshot = await AuditSnapshot.open()
-      try {
+      const header: Record<string, unknown> = {
+        format: EXPORT_FORMAT,
+        generated_at: new Date().toISOString(),
+        filters: describe(filters),
+        complete,
+        checkpoint: null,
+        ...key,
+      }
+      let lead: { lead_id: string; publisher_id: string; events: object[] } | null = null
+      let leads = 0
+      let events = 0
+      const source = batches(sql, params, (last) => [last[1], last[4]], async (snapshot) => {
         const [checkpoint] = await snapshot.query(
           'SELECT origin, size, root, key_id, signature, note FROM audit.checkpoints ORDER BY size DESC LIMIT 1'
         )
-        const header = {
-          format: EXPORT_FORMAT,
-          generated_at: new Date().toISOString(),
-          filters: describe(filters),
-          complete,
-          checkpoint: checkpoint ? toCheckpoint(checkpoint) : null,
-          ...key,
-        }
-        yield `${JSON.stringify(header).slice(0, -1)},"leads":[\n`
-        let lead: { lead_id: string; publisher_id: string; events: object[] } | null = null
-        let leads = 0
-        let events = 0
-        for await (const row of snapshot.streamRaw(sql, params)) {
-          if (lead && lead.lead_id !== row[0]) {
-            yield `${leads++ > 0 ? ',\n' : ''}${JSON.stringify(lead)}`
+        header.checkpoint = checkpoint ? toCheckpoint(checkpoint) : null
+      })
+      let started = false
+      for await (const rows of source) {
+        let text = started ? '' : `${JSON.stringify(header).slice(0, -1)},"leads":[\n`
+        started = true
+        for (const row of rows) {
+          if (lead && lead.lead_id !== row[1]) {
+            text += `${leads++ > 0 ? ',\n' : ''}${JSON.stringify(lead)}`
             lead = null
           }
-          lead ??= { lead_id: row[0]!, publisher_id: row[1]!, events: [] }
+          lead ??= { lead_id: row[1]!, publisher_id: row[2]!, events: [] }
           lead.events.push({
-            log_index: row[2] === null ? null : Number(row[2]),
-            lead_seq: Number(row[3]),
-            event: row[4],
-            ts: row[5],
-            actor: row[6],
-            status_from: row[7],
-            status_to: row[8],
-            prev_hash: row[9],
-            hash: row[10],
+            log_index: row[3] === null ? null : Number(row[3]),
+            lead_seq: Number(row[4]),
+            event: row[5],
+            ts: isoFromPg(row[6]!),
+            actor: row[7],
+            status_from: row[8],
+            status_to: row[9],
+            prev_hash: row[10],
+            hash: row[11],
           })
           events++
         }
-        if (lead) yield `${leads++ > 0 ? ',\n' : ''}${JSON.stringify(lead)}`
-        yield `\n],"lead_count":${leads},"event_count":${events}}\n`
-      } finally {
-        await snapshot.close()
+        yield text
       }
+      let tail = started ? '' : `${JSON.stringify(header).slice(0, -1)},"leads":[\n`
+      if (lead) tail += `${leads++ > 0 ? ',\n' : ''}${JSON.stringify(lead)}`
+      yield `${tail}\n],"lead_count":${leads},"event_count":${events}}\n`
     }
-    return Readable.from(lines())
+    return Readable.from(lines(), { highWaterMark: 1 })
   }
 
   /** The whole log, unfiltered: a verifier can then rebuild the signed root from it. */
@@ -154,6 +171,34 @@ export default class AuditExportService {
     }
     if (filters.buyer) add('e.lead_id IN (SELECT lead_id FROM lead_facts WHERE buyer_id = ?)', filters.buyer)
     return { where, params }
+  }
+}
+
+/**
+ * Keyset pagination inside one snapshot: each batch starts after the last
+ * row of the one before (`after` names its key), and is asked for before
+ * the current batch is handed on, so the database works while it is written.
+ */
+async function* batches(
+  sql: (first: boolean) => string,
+  params: unknown[],
+  after: (last: Row) => unknown[],
+  before?: (snapshot: AuditSnapshot) => Promise<void>
+): AsyncGenerator<Row[]> {
+  const snapshot = await AuditSnapshot.open()
+  let pending: Promise<Row[]> | null = null
+  try {
+    await before?.(snapshot)
+    pending = snapshot.raw(sql(true), params)
+    while (pending) {
+      const rows: Row[] = await pending
+      pending = rows.length === BATCH ? snapshot.raw(sql(false), [...params, ...after(rows[rows.length - 1])]) : null
+      // A consumer that stops early closes the connection under the query in flight.
+      pending?.catch(() => {})
+      if (rows.length > 0) yield rows
+    }
+  } finally {
+    await snapshot.close()
   }
 }
 

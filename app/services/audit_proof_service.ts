@@ -32,7 +32,12 @@ const CHECKPOINT_COLUMNS = 'origin, size, root, key_id, signature, note'
  * transaction so the checkpoint, the positions and the nodes agree.
  */
 export default class AuditProofService {
-  constructor(private signer: CheckpointSigner = CheckpointSigner.configured()) {}
+  constructor(private given: CheckpointSigner | null = null) {}
+
+  /** Resolved on first use, so a missing key fails what needs it, not every audit route. */
+  private get signer() {
+    return this.given ?? CheckpointSigner.configured()
+  }
 
   /** The public half of the signing key, in the forms a verifier takes. */
   get key() {

@@ -18,7 +18,7 @@ export type SealResult = {
 
 export type SealOptions = { maxEntries?: number; batchSize?: number; lagBoundMs?: number }
 
-type Run = { scan_from: number; pending_max_id: number; pending_snapshot: string | null }
+type Run = { scan_from: number; pending_max_id: number; pending_snapshot: string | null; pending_at: Date | null }
 type Candidate = { id: string; hash: string; lead_id: string; publisher_id: string; ts: Date; lag_ms: string }
 
 const LOCK = "hashtext('leadgate:audit-sealer')"
@@ -32,7 +32,12 @@ const LOCK = "hashtext('leadgate:audit-sealer')"
  * its nodes become visible together or not at all.
  */
 export default class AuditSealerService {
-  constructor(private signer: CheckpointSigner = CheckpointSigner.configured()) {}
+  constructor(private given: CheckpointSigner | null = null) {}
+
+  /** Resolved on first use, so a missing key fails what needs it, not every audit route. */
+  private get signer() {
+    return this.given ?? CheckpointSigner.configured()
+  }
 
   async seal(options: SealOptions = {}): Promise<SealResult> {
     const maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY
@@ -53,7 +58,7 @@ export default class AuditSealerService {
       const run = await this.lastRun(trx)
       const frontier = await this.restore(trx)
       const sizeBefore = frontier.size
-      const pendingFinal = await this.finished(trx, run.pending_snapshot)
+      const pendingFinal = await this.settled(trx, run)
 
       let after = run.scan_from
       let sealed = 0
@@ -73,21 +78,25 @@ export default class AuditSealerService {
         }
       }
 
-      // Ids up to the last run's newest are final once its in-flight transactions ended;
+      // Ids up to an earlier run's newest are final once its in-flight transactions ended;
       // having sealed every one of them, later runs need not look below it again.
-      const settled = pendingFinal && (caughtUp || after >= run.pending_max_id)
-      const scanFrom = settled ? Math.max(run.scan_from, run.pending_max_id) : run.scan_from
+      const done = pendingFinal && (caughtUp || after >= run.pending_max_id)
+      const scanFrom = done ? Math.max(run.scan_from, run.pending_max_id) : run.scan_from
       const nextPending =
         pendingFinal && Number(started.max_id) !== run.pending_max_id
-          ? { max: Number(started.max_id), snapshot: started.snapshot as string }
-          : { max: run.pending_max_id, snapshot: run.pending_snapshot ?? (started.snapshot as string) }
+          ? { max: Number(started.max_id), snapshot: started.snapshot as string, at: started.at as Date }
+          : {
+              max: run.pending_max_id,
+              snapshot: run.pending_snapshot ?? (started.snapshot as string),
+              at: run.pending_at ?? (started.at as Date),
+            }
 
       const checkpoint = await this.checkpoint(trx, frontier)
       if (sealed > 0 || scanFrom !== run.scan_from || nextPending.max !== run.pending_max_id) {
         await trx.rawQuery(
-          `INSERT INTO audit.sealer_runs (size_before, size_after, scan_from, pending_max_id, pending_snapshot, started_at)
-           VALUES (?, ?, ?, ?, ?, ?)`,
-          [sizeBefore, frontier.size, scanFrom, nextPending.max, nextPending.snapshot, started.at]
+          `INSERT INTO audit.sealer_runs (size_before, size_after, scan_from, pending_max_id, pending_snapshot, pending_at, started_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          [sizeBefore, frontier.size, scanFrom, nextPending.max, nextPending.snapshot, nextPending.at, started.at]
         )
       }
       if (lagging > 0) {
@@ -129,24 +138,32 @@ export default class AuditSealerService {
   private async lastRun(trx: TransactionClientContract): Promise<Run> {
     const row = (
       await trx.rawQuery(
-        'SELECT scan_from, pending_max_id, pending_snapshot FROM audit.sealer_runs ORDER BY id DESC LIMIT 1'
+        'SELECT scan_from, pending_max_id, pending_snapshot, pending_at FROM audit.sealer_runs ORDER BY id DESC LIMIT 1'
       )
     ).rows[0]
-    if (!row) return { scan_from: 0, pending_max_id: 0, pending_snapshot: null }
+    if (!row) return { scan_from: 0, pending_max_id: 0, pending_snapshot: null, pending_at: null }
     return {
       scan_from: Number(row.scan_from),
       pending_max_id: Number(row.pending_max_id),
       pending_snapshot: row.pending_snapshot,
+      pending_at: row.pending_at,
     }
   }
 
-  /** True when no transaction that was in flight at `snapshot` still is. */
-  private async finished(trx: TransactionClientContract, snapshot: string | null) {
-    if (!snapshot) return true
+  /**
+   * True when the ids up to the pending maximum can no longer change: no
+   * transaction in flight at the pending snapshot still is, and the snapshot
+   * is older than `settleMs`, for a transaction that drew its id an instant
+   * before it had a transaction id and so is not in the snapshot's list.
+   */
+  private async settled(trx: TransactionClientContract, run: Run) {
+    if (!run.pending_snapshot) return true
     const result = await trx.rawQuery(
-      `SELECT coalesce(bool_and(pg_xact_status(xid) IS DISTINCT FROM 'in progress'), true) AS done
+      `SELECT coalesce(bool_and(pg_xact_status(xid) IS DISTINCT FROM 'in progress'), true)
+              AND coalesce(?::timestamptz <= clock_timestamp() - ? * interval '1 millisecond', true) AS done
        FROM pg_snapshot_xip(?::pg_snapshot) AS xid`,
-      [snapshot]
+      // Lucid's binding type leaves out null, which binds as SQL NULL (a run from before 0003).
+      [run.pending_at as any, auditConfig.seal.settleMs, run.pending_snapshot]
     )
     return result.rows[0].done as boolean
   }

@@ -5,16 +5,12 @@ import services from '#config/services'
 /** Every column as the text Postgres sent: parsing is left to whoever needs a value. */
 const RAW_TYPES = { getTypeParser: () => (value: string) => value }
 
-/** A timestamp in the one form the entry hash covers: YYYY-MM-DDTHH:MM:SS.mmmZ. */
-export const TS_SQL = (column: string) =>
-  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-
 /**
  * One read-only, repeatable-read transaction on a connection of its own:
  * every query sees the same moment of the log (checkpoint, positions and
  * entries agree), and a long export or verification never holds a slot of
- * the request pool. Rows stream through a server-side cursor, so memory
- * stays bounded whatever the size of the log.
+ * the request pool. Rows come in keyset-paginated batches or through a
+ * server-side cursor, so memory stays bounded whatever the size of the log.
  */
 export default class AuditSnapshot {
   private constructor(private client: pg.Client) {}
@@ -23,6 +19,8 @@ export default class AuditSnapshot {
     const client = new pg.Client({ connectionString: services.databaseUrl.href })
     await client.connect()
     try {
+      // Timestamps print as isoFromPg reads them; no JIT compiling for queries that stream.
+      await client.query("SET TimeZone = 'UTC'; SET DateStyle = 'ISO'; SET jit = off")
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
     } catch (error) {
       await client.end()
@@ -46,9 +44,10 @@ export default class AuditSnapshot {
     return result.rows as T[]
   }
 
-  /** Rows as objects (parsed as usual), fetched `batchSize` at a time. */
-  stream<T = Record<string, any>>(sql: string, params: unknown[] = [], batchSize = 1000): AsyncIterable<T> {
-    return this.client.query(new QueryStream(sql, params, { batchSize, highWaterMark: batchSize }))
+  /** One batch of rows as arrays of raw text: for keyset-paginated reads. */
+  async raw(sql: string, params: unknown[] = []): Promise<Array<Array<string | null>>> {
+    const result = await this.client.query({ text: sql, values: params, rowMode: 'array', types: RAW_TYPES })
+    return result.rows
   }
 
   /** Rows as arrays of raw text (null stays null): the fastest way through a large table. */

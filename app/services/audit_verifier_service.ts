@@ -33,9 +33,8 @@ export type LogVerification = {
   duration_ms: number
 }
 
-/** Leaves per chunk: a power of two, so a chunk is one node of the tree. */
+/** Leaves per chunk (2^14): a power of two, so a chunk is one node of the tree. */
 const CHUNK_LEVEL = 14
-const CHUNK = 2 ** CHUNK_LEVEL
 const MAX_LISTED = 100
 
 type ChainState = { seq: number; hash: string; headSeen: boolean }
@@ -53,9 +52,16 @@ type ChainState = { seq: number; hash: string; headSeen: boolean }
  */
 export default class AuditVerifierService {
   constructor(
-    private signer: CheckpointSigner = CheckpointSigner.configured(),
-    private threads = Math.max(1, Math.min(2, availableParallelism()))
+    private given: CheckpointSigner | null = null,
+    private threads = Math.max(1, Math.min(2, availableParallelism())),
+    /** Tests use tiny chunks to cross many chunk boundaries. */
+    private chunkLevel = CHUNK_LEVEL
   ) {}
+
+  /** Resolved on first use, so a missing key fails what needs it, not every audit route. */
+  private get signer() {
+    return this.given ?? CheckpointSigner.configured()
+  }
 
   async verifyLog(): Promise<LogVerification> {
     const started = performance.now()
@@ -68,9 +74,10 @@ export default class AuditVerifierService {
         'SELECT coalesce(max(log_index) + 1, 0) AS size FROM audit.log_positions'
       )
       const treeSize = Number(size)
+      const chunk = 2 ** this.chunkLevel
       const tasks: Task[] = []
-      for (let start = 0; start < treeSize; start += CHUNK) {
-        tasks.push({ id: tasks.length, range: { start, end: Math.min(start + CHUNK, treeSize) } })
+      for (let start = 0; start < treeSize; start += chunk) {
+        tasks.push({ id: tasks.length, range: { start, end: Math.min(start + chunk, treeSize) } })
       }
       tasks.push({ id: tasks.length, range: null })
 
@@ -80,7 +87,10 @@ export default class AuditVerifierService {
         checkpointSizes: checkpoints.map((checkpoint) => checkpoint.size),
       })
       try {
-        const results = pool.run(tasks)
+        // The unsealed entries' scan is dispatched first and stitched last, after every sealed chunk.
+        const results = pool.run([tasks[tasks.length - 1], ...tasks.slice(0, -1)])
+        const heads = this.loadHeads(snapshot)
+        heads.catch(() => {})
         const report = new Report()
         const chains = new Map<string, ChainState>()
         const frontier = new Frontier()
@@ -91,19 +101,19 @@ export default class AuditVerifierService {
 
         if (bySize.has(0)) this.checkCheckpoint(bySize.get(0)!, EMPTY_ROOT, report)
         for (const task of tasks) {
-          const result = await results[task.id]
+          const result = await results.get(task.id)!
           const failures = [...result.failures, ...this.stitch(result, chains)]
           if (task.range) {
             for (const [at, localRoot] of result.localRoots) {
               this.checkCheckpoint(bySize.get(at)!, frontier.rootWith(localRoot), report, failures)
             }
             root = frontier.rootWith(result.root)
-            if (task.range.end - task.range.start === CHUNK) frontier.appendSubtree(CHUNK_LEVEL, result.root)
+            if (task.range.end - task.range.start === chunk) frontier.appendSubtree(this.chunkLevel, result.root)
             sealed += result.count
           } else {
             unsealed += result.count
           }
-          failures.sort((a, b) => (a.log_index ?? Number.POSITIVE_INFINITY) - (b.log_index ?? Number.POSITIVE_INFINITY))
+          failures.sort(inLogOrder)
           report.merge(failures, result.counts)
         }
 
@@ -114,7 +124,7 @@ export default class AuditVerifierService {
             detail: `checkpoint ${checkpoint.size} signs more entries than the log holds (${treeSize}): sealed entries were removed`,
           })
         }
-        await this.checkHeads(snapshot, chains, report)
+        this.checkHeads(await heads, chains, report)
 
         return {
           lead_id: null,
@@ -188,11 +198,18 @@ export default class AuditVerifierService {
     }
   }
 
+  /** Read while the workers hash, on the snapshot's own connection, which is idle by then. */
+  private async loadHeads(snapshot: AuditSnapshot) {
+    const heads: Array<Array<string | null>> = []
+    for await (const row of snapshot.streamRaw('SELECT lead_id, last_seq, last_hash FROM audit.chain_heads')) {
+      heads.push(row)
+    }
+    return heads
+  }
+
   /** Each chain head must name its trail's last entry; a head without entries is a trail deleted. */
-  private async checkHeads(snapshot: AuditSnapshot, chains: Map<string, ChainState>, report: Report) {
-    for await (const [leadId, lastSeq, lastHash] of snapshot.streamRaw(
-      'SELECT lead_id, last_seq, last_hash FROM audit.chain_heads'
-    )) {
+  private checkHeads(heads: Array<Array<string | null>>, chains: Map<string, ChainState>, report: Report) {
+    for (const [leadId, lastSeq, lastHash] of heads) {
       const chain = chains.get(leadId!)
       const seq = Number(lastSeq)
       if (!chain) {
@@ -212,6 +229,25 @@ export default class AuditVerifierService {
       }
     }
   }
+}
+
+/** Where, then what: an entry's link before its own hash, the entries before the checkpoint they end. */
+const PRECEDENCE: Record<FailureReason, number> = {
+  missing_leaf: 0,
+  seq_gap: 1,
+  prev_hash_mismatch: 2,
+  hash_mismatch: 3,
+  checkpoint_root_mismatch: 4,
+  checkpoint_signature_invalid: 5,
+  checkpoint_beyond_log: 6,
+  trail_missing: 7,
+  chain_head_mismatch: 8,
+  chain_head_missing: 9,
+}
+
+function inLogOrder(a: LogFailure, b: LogFailure) {
+  const at = (failure: LogFailure) => failure.log_index ?? Number.POSITIVE_INFINITY
+  return at(a) - at(b) || PRECEDENCE[a.reason] - PRECEDENCE[b.reason]
 }
 
 class Report {
@@ -265,11 +301,14 @@ class WorkerPool {
     return new WorkerPool(workers)
   }
 
-  /** Promises of every task's result, by task id. */
-  run(tasks: Task[]): Array<Promise<ChunkResult>> {
+  /** Sends the tasks out in the given order; answers each task's result by its id. */
+  run(tasks: Task[]): Map<number, Promise<ChunkResult>> {
     const settle = new Map<number, { resolve: (r: ChunkResult) => void; reject: (e: Error) => void }>()
-    const promises = tasks.map(
-      (task) => new Promise<ChunkResult>((resolve, reject) => settle.set(task.id, { resolve, reject }))
+    const promises = new Map(
+      tasks.map((task) => [
+        task.id,
+        new Promise<ChunkResult>((resolve, reject) => settle.set(task.id, { resolve, reject })),
+      ])
     )
     // Nothing may go unhandled while the caller awaits earlier tasks.
     promises.forEach((promise) => promise.catch(() => {}))
@@ -286,7 +325,7 @@ class WorkerPool {
         else pending.resolve(message.result)
         next()
       })
-      worker.on('error', (error) => settle.forEach(({ reject }) => reject(error)))
+      worker.on('error', (error) => settle.forEach(({ reject }) => reject(error as Error)))
       next()
       next()
     }

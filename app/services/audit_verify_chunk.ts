@@ -147,14 +147,13 @@ export function verifyChunk(
     const leadSeq = Number(row[2])
     const prevHash = row[8]!
     const stored = row[9]!
-    const where = () => ({ log_index: logIndex, entry_id: entryId, lead_id: leadId, lead_seq: leadSeq })
 
     const edge = chains.get(leadId)
     if (edge) {
       if (leadSeq !== edge[5] + 1) {
-        fail({ reason: 'seq_gap', ...where(), detail: `lead_seq ${leadSeq} follows ${edge[5]}` })
+        fail({ reason: 'seq_gap', log_index: logIndex, entry_id: entryId, lead_id: leadId, lead_seq: leadSeq, detail: `lead_seq ${leadSeq} follows ${edge[5]}` })
       } else if (prevHash !== edge[6]) {
-        fail({ reason: 'prev_hash_mismatch', ...where(), detail: `prev_hash is not the hash of lead_seq ${edge[5]}` })
+        fail({ reason: 'prev_hash_mismatch', log_index: logIndex, entry_id: entryId, lead_id: leadId, lead_seq: leadSeq, detail: `prev_hash is not the hash of lead_seq ${edge[5]}` })
       }
       edge[5] = leadSeq
       edge[6] = stored
@@ -163,7 +162,7 @@ export function verifyChunk(
     }
     const recomputed = fastEntryHash(row[3]!, isoFromPg(row[4]!), row[5]!, leadId, leadSeq, row[6], row[7]!, prevHash)
     if (recomputed !== stored) {
-      fail({ reason: 'hash_mismatch', ...where(), detail: `the entry's fields hash to ${recomputed}, not its stored ${stored}` })
+      fail({ reason: 'hash_mismatch', log_index: logIndex, entry_id: entryId, lead_id: leadId, lead_seq: leadSeq, detail: `the entry's fields hash to ${recomputed}, not its stored ${stored}` })
     }
     if (range) {
       frontier.append(leafHash(stored))

@@ -76,13 +76,10 @@ parentPort!.on('message', async (task: Task | 'stop') => {
     return
   }
   try {
-    const t0 = performance.now()
     const { logIndexes, rows } = task.range
       ? await sealedChunk(task.range.start, task.range.end)
       : { logIndexes: null, rows: await raw(UNSEALED, []) }
-    const t1 = performance.now()
     const result = verifyChunk(logIndexes, rows, task.range, input.checkpointSizes)
-    if (process.env.PROF) console.error(`chunk ${task.id} fetch ${Math.round(t1 - t0)} verify ${Math.round(performance.now() - t1)} rows ${rows.length}`)
     parentPort!.postMessage({ id: task.id, result })
   } catch (error) {
     parentPort!.postMessage({ id: task.id, error: (error as Error).message })

@@ -1,4 +1,5 @@
 import vine from '@vinejs/vine'
+import type { FieldContext } from '@vinejs/vine/types'
 import { pagination, strictObject, uuid } from '#validators/helpers'
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '#webhooks/event_schemas'
 
@@ -11,7 +12,18 @@ const url = () =>
 const events = () => vine.array(vine.enum(SUBSCRIBABLE_EVENT_TYPES)).minLength(1).maxLength(SUBSCRIBABLE_EVENT_TYPES.length).distinct()
 const description = () => vine.string().trim().maxLength(500)
 const rateLimit = () => vine.number().withoutDecimals().range([1, 10_000])
-const timestamp = () => vine.date({ formats: ['iso8601'] })
+/**
+ * An ISO 8601 timestamp, strictly: `vine.date()` would also take a number
+ * (epoch milliseconds) or "12345" (the year 1234), which are mistakes here.
+ */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/
+const isoTimestamp = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
+  if (typeof value === 'string' && (!ISO_8601.test(value) || Number.isNaN(Date.parse(value)))) {
+    field.report('Use an ISO 8601 timestamp, e.g. 2026-11-22T09:00:00Z.', 'timestamp', field)
+  }
+})
+const timestamp = () =>
+  vine.string().trim().maxLength(40).use(isoTimestamp()).transform((value) => new Date(value))
 
 export const createWebhookEndpointValidator = vine.create(
   strictObject({

@@ -4,6 +4,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import webhooksConfig from '#config/webhooks'
 import type { SendOutcome } from '#webhooks/http_sender'
 import { wakeRelay } from '#webhooks/fan_out'
+import { Coalescer } from '#webhooks/coalescer'
 import { type Decision, decide } from '#webhooks/retry_policy'
 import {
   type EndpointRow,
@@ -41,18 +42,8 @@ export type Claim = { kind: 'claimed'; delivery: ClaimedDelivery } | { kind: 'bu
  * nothing to do, which is what makes delivery jobs idempotent.
  */
 export async function claimDelivery(deliveryId: string, attempt: number, now: Date): Promise<Claim> {
-  const result = await db.rawQuery(
-    `UPDATE webhook_deliveries d SET locked_until = ?
-       FROM webhook_endpoints e, outbox_events ev
-      WHERE d.id = ? AND d.attempt_count = ? AND d.status IN ('pending', 'failed')
-        AND (d.locked_until IS NULL OR d.locked_until < ?)
-        AND e.id = d.endpoint_id AND ev.id = d.event_id
-      RETURNING d.id, d.event_id, d.event_type, d.endpoint_id, d.ordering_key, d.attempt_count, d.schedule_offset,
-                d.next_trigger, e.url, e.fifo, e.status AS endpoint_status, e.paused_until, e.secret,
-                e.previous_secret, e.previous_secret_expires_at, ev.payload`,
-    [new Date(now.getTime() + webhooksConfig.leaseMs), deliveryId, attempt - 1, now]
-  )
-  if (result.rows[0]) return { kind: 'claimed', delivery: result.rows[0] }
+  const claimed = await claims.call({ id: deliveryId, attempt, now })
+  if (claimed) return { kind: 'claimed', delivery: claimed }
 
   const held = await db.rawQuery(
     `SELECT locked_until FROM webhook_deliveries
@@ -62,12 +53,35 @@ export async function claimDelivery(deliveryId: string, attempt: number, now: Da
   return held.rows[0] ? { kind: 'busy', until: new Date(held.rows[0].locked_until) } : { kind: 'gone' }
 }
 
-/** Gives the lease back without an attempt (circuit open, FIFO turn not yet come). */
-export async function releaseDelivery(delivery: ClaimedDelivery, requeue: boolean) {
+/** Claims of concurrent jobs go to Postgres together: one statement for the lot. */
+const claims = new Coalescer<{ id: string; attempt: number; now: Date }, ClaimedDelivery | undefined>(async (inputs) => {
+  const now = inputs[0].now
+  const result = await db.rawQuery(
+    `UPDATE webhook_deliveries d SET locked_until = ?
+       FROM jsonb_to_recordset(?::jsonb) AS j(id uuid, attempt int), webhook_endpoints e, outbox_events ev
+      WHERE d.id = j.id AND d.attempt_count = j.attempt - 1 AND d.status IN ('pending', 'failed')
+        AND (d.locked_until IS NULL OR d.locked_until < ?)
+        AND e.id = d.endpoint_id AND ev.id = d.event_id
+      RETURNING d.id, d.event_id, d.event_type, d.endpoint_id, d.ordering_key, d.attempt_count, d.schedule_offset,
+                d.next_trigger, e.url, e.fifo, e.status AS endpoint_status, e.paused_until, e.secret,
+                e.previous_secret, e.previous_secret_expires_at, ev.payload`,
+    [new Date(now.getTime() + webhooksConfig.leaseMs), JSON.stringify(inputs.map(({ id, attempt }) => ({ id, attempt }))), now]
+  )
+  const byId = new Map<string, ClaimedDelivery>(result.rows.map((row: ClaimedDelivery) => [row.id, row]))
+  return inputs.map((input) => byId.get(input.id))
+})
+
+/**
+ * Gives the lease back without an attempt, for the relay to hand out again
+ * (FIFO turn not yet come), not before `dueAt` (circuit open) so the relay
+ * does not look at it on every pass meanwhile.
+ */
+export async function releaseDelivery(delivery: ClaimedDelivery, dueAt?: Date) {
   await db.rawQuery(
-    `UPDATE webhook_deliveries SET locked_until = NULL ${requeue ? ', enqueued_at = NULL' : ''}
+    `UPDATE webhook_deliveries
+        SET locked_until = NULL, enqueued_at = NULL, next_attempt_at = GREATEST(next_attempt_at, ?)
       WHERE id = ? AND attempt_count = ?`,
-    [delivery.id, delivery.attempt_count]
+    [dueAt ?? new Date(0), delivery.id, delivery.attempt_count]
   )
 }
 
@@ -128,6 +142,7 @@ export async function recordAttempt(
   now = new Date()
 ): Promise<Recorded> {
   let decision = decide(outcome, attempt - delivery.schedule_offset, webhooksConfig)
+  if (decision.kind === 'succeeded') return recordSuccess(delivery, attempt, outcome, startedAt, now)
 
   return db.transaction(async (trx) => {
     const inserted = await trx.rawQuery(
@@ -143,32 +158,90 @@ export async function recordAttempt(
     )
     if (inserted.rows.length === 0) return { decision, retryAt: null, duplicate: true }
 
-    if (decision.kind === 'succeeded') {
-      await noteSuccess(trx, delivery.endpoint_id, now)
-    } else {
-      const stillDeliverable = await noteFailure(trx, delivery.endpoint_id, decision, now)
-      if (!stillDeliverable && decision.kind === 'retry') decision = { kind: 'exhausted' }
-    }
+    const stillDeliverable = await noteFailure(trx, delivery.endpoint_id, decision, now)
+    if (!stillDeliverable && decision.kind === 'retry') decision = { kind: 'exhausted' }
 
     const retryAt = decision.kind === 'retry' ? new Date(now.getTime() + decision.delayMs) : null
-    const status = { succeeded: 'succeeded', retry: 'failed', exhausted: 'exhausted', gone: 'exhausted' }[decision.kind]
+    const status = decision.kind === 'retry' ? 'failed' : 'exhausted'
     await trx.rawQuery(
       `UPDATE webhook_deliveries
           SET status = ?, attempt_count = ?, next_attempt_at = ?, enqueued_at = ?, locked_until = NULL,
               last_attempt_at = ?, last_status_code = ?, last_error = ?, next_trigger = 'auto',
-              succeeded_at = COALESCE(?, succeeded_at), updated_at = ?
+              updated_at = ?
         WHERE id = ? AND attempt_count = ?`,
       [
         status, attempt, retryAt,
         // The worker enqueues the next attempt right after the commit; if that fails the sweeper notices.
         retryAt ? now : null,
-        startedAt, outcome.statusCode, outcome.error,
-        decision.kind === 'succeeded' ? now : null, now, delivery.id, attempt - 1,
+        startedAt, outcome.statusCode, outcome.error, now, delivery.id, attempt - 1,
       ] as any[]
     )
     return { decision, retryAt, duplicate: false }
   })
 }
+
+type Success = { delivery: ClaimedDelivery; attempt: number; outcome: SendOutcome; startedAt: Date; now: Date }
+
+/**
+ * The common case in one statement (one round trip), shared by the successes
+ * of concurrent jobs: the attempts, and each delivery marked succeeded only
+ * if its attempt row was new. An endpoint is touched afterwards, and only
+ * when its health has something to learn (an outage ended, a second passed).
+ */
+async function recordSuccess(delivery: ClaimedDelivery, attempt: number, outcome: SendOutcome, startedAt: Date, now: Date): Promise<Recorded> {
+  const { recorded, endpointNews } = await successes.call({ delivery, attempt, outcome, startedAt, now })
+  if (endpointNews) await db.transaction((trx) => noteSuccess(trx, delivery.endpoint_id, now))
+  return { decision: { kind: 'succeeded' }, retryAt: null, duplicate: !recorded }
+}
+
+const successes = new Coalescer<Success, { recorded: boolean; endpointNews: boolean }>(async (inputs) => {
+  const rows = inputs.map(({ delivery, attempt, outcome, startedAt, now }) => ({
+    attempt_id: uuidv7(),
+    delivery_id: delivery.id,
+    endpoint_id: delivery.endpoint_id,
+    attempt,
+    trigger: delivery.next_trigger,
+    started_at: startedAt.toISOString(),
+    status_code: outcome.statusCode,
+    latency_ms: outcome.latencyMs,
+    excerpt: outcome.excerpt,
+    now: now.toISOString(),
+  }))
+  const result = await db.rawQuery(
+    `WITH j AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS j(attempt_id uuid, delivery_id uuid, endpoint_id uuid, attempt int,
+         trigger text, started_at timestamptz, status_code int, latency_ms int, excerpt text, now timestamptz)
+     ), attempt AS (
+       INSERT INTO webhook_attempts
+         (id, delivery_id, endpoint_id, attempt, trigger, started_at, succeeded, status_code, latency_ms, response_excerpt)
+       SELECT attempt_id, delivery_id, endpoint_id, attempt, trigger, started_at, true, status_code, latency_ms, excerpt FROM j
+       ON CONFLICT (delivery_id, attempt) DO NOTHING
+       RETURNING delivery_id
+     ), delivery AS (
+       UPDATE webhook_deliveries d
+          SET status = 'succeeded', attempt_count = j.attempt, next_attempt_at = NULL, enqueued_at = NULL, locked_until = NULL,
+              last_attempt_at = j.started_at, last_status_code = j.status_code, last_error = NULL, next_trigger = 'auto',
+              succeeded_at = j.now, updated_at = j.now
+         FROM j
+        WHERE d.id = j.delivery_id AND d.attempt_count = j.attempt - 1 AND d.id IN (SELECT delivery_id FROM attempt)
+     )
+     SELECT (SELECT coalesce(array_agg(delivery_id::text), '{}') FROM attempt) AS recorded,
+            (SELECT coalesce(array_agg(id::text), '{}') FROM webhook_endpoints
+              WHERE id IN (SELECT endpoint_id FROM j) AND status <> 'disabled'
+                AND (last_success_at IS NULL OR last_success_at < ? OR failing_since IS NOT NULL
+                     OR consecutive_failures > 0 OR status = 'paused')) AS endpoints_with_news`,
+    [JSON.stringify(rows), new Date(inputs[0].now.getTime() - 1000)]
+  )
+  const recorded = new Set<string>(result.rows[0].recorded)
+  const withNews = new Set<string>(result.rows[0].endpoints_with_news)
+  // One health update per endpoint is plenty, whatever the batch holds.
+  const told = new Set<string>()
+  return inputs.map(({ delivery }) => {
+    const news = withNews.has(delivery.endpoint_id) && !told.has(delivery.endpoint_id)
+    if (news) told.add(delivery.endpoint_id)
+    return { recorded: recorded.has(delivery.id), endpointNews: news }
+  })
+})
 
 /**
  * A success ends an outage and closes a half-open circuit. Written only when
@@ -194,8 +267,15 @@ async function noteSuccess(trx: TransactionClientContract, endpointId: string, n
   )
   const endpoint = result.rows[0]
   if (endpoint?.was_warned) await publishHealthEvent(trx, 'endpoint.recovered', endpoint, now, { reason: null })
-  // The circuit closed: the deliveries it held back are due now.
-  if (endpoint?.was_status === 'paused') await wakeRelay(trx)
+  if (endpoint?.was_status === 'paused') {
+    // The circuit closed: the deliveries it held back are due now.
+    await trx.rawQuery(
+      `UPDATE webhook_deliveries SET next_attempt_at = ?
+        WHERE endpoint_id = ? AND status IN ('pending', 'failed') AND enqueued_at IS NULL AND next_attempt_at > ?`,
+      [now, endpointId, now]
+    )
+    await wakeRelay(trx)
+  }
 }
 
 /** Returns false when the endpoint can take no more attempts (disabled, now or before). */

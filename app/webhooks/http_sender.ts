@@ -2,7 +2,7 @@ import http from 'node:http'
 import https from 'node:https'
 import type { SendResult } from '#webhooks/retry_policy'
 import { parseRetryAfter } from '#webhooks/retry_policy'
-import { AddressPolicy, type Resolver, SsrfRefused, assertLiteralAllowed, hostOf, pinnedLookup } from '#webhooks/ssrf_guard'
+import { type AddressPolicy, type Resolver, SsrfRefused, assertLiteralAllowed, hostOf, pinnedLookup } from '#webhooks/ssrf_guard'
 
 export type SendOutcome = SendResult & {
   latencyMs: number

@@ -10,30 +10,36 @@ import { DELIVERY_JOB, type DeliveryJobData, deliveryJobId } from '#jobs/webhook
 type DueRow = { id: string; endpoint_id: string; attempt_count: number; next_trigger: string; rate_limit_per_second: number | null }
 
 /**
- * Due deliveries that are not yet in Redis, oldest first. Skips endpoints
- * that are disabled or whose circuit is open, and on FIFO endpoints any
- * delivery whose lead still has an earlier one open.
+ * Marks a batch of due deliveries that are not yet in Redis as enqueued and
+ * returns them, oldest first. Skips endpoints that are disabled or whose
+ * circuit is open, and on FIFO endpoints any delivery whose lead still has
+ * an earlier one open.
  */
-const DUE = `
-  SELECT d.id, d.endpoint_id, d.attempt_count, d.next_trigger, e.rate_limit_per_second
-    FROM webhook_deliveries d
-    JOIN webhook_endpoints e ON e.id = d.endpoint_id
-   WHERE d.enqueued_at IS NULL AND d.status IN ('pending', 'failed') AND d.next_attempt_at <= ?
-     AND (e.status = 'enabled' OR (e.status = 'paused' AND e.paused_until <= ?))
-     AND (NOT e.fifo OR d.ordering_key IS NULL OR NOT EXISTS (
-           SELECT 1 FROM webhook_deliveries o
-            WHERE o.endpoint_id = d.endpoint_id AND o.ordering_key = d.ordering_key
-              AND o.status IN ('pending', 'failed') AND o.id < d.id))
-   ORDER BY d.next_attempt_at
-   LIMIT ?
-   FOR NO KEY UPDATE OF d SKIP LOCKED`
+const TAKE_DUE = `
+  UPDATE webhook_deliveries d SET enqueued_at = ?
+    FROM webhook_endpoints e
+   WHERE e.id = d.endpoint_id AND d.id IN (
+     SELECT d.id
+       FROM webhook_deliveries d
+       JOIN webhook_endpoints e ON e.id = d.endpoint_id
+      WHERE d.enqueued_at IS NULL AND d.status IN ('pending', 'failed') AND d.next_attempt_at <= ?
+        AND (e.status = 'enabled' OR (e.status = 'paused' AND e.paused_until <= ?))
+        AND (NOT e.fifo OR d.ordering_key IS NULL OR NOT EXISTS (
+              SELECT 1 FROM webhook_deliveries o
+               WHERE o.endpoint_id = d.endpoint_id AND o.ordering_key = d.ordering_key
+                 AND o.status IN ('pending', 'failed') AND o.id < d.id))
+      ORDER BY d.next_attempt_at
+      LIMIT ?
+      FOR NO KEY UPDATE OF d SKIP LOCKED)
+  RETURNING d.id, d.endpoint_id, d.attempt_count, d.next_trigger, e.rate_limit_per_second`
 
 /**
  * Turns due deliveries into BullMQ jobs. Woken by NOTIFY on every commit that
  * created deliveries, and by a poll for retries coming due and for missed
- * notifications. The rows are marked in the transaction that locked them,
- * after Redis accepted the jobs; if Redis is down nothing is marked and the
- * next pass tries again. Job ids make a repeated add a no-op.
+ * notifications. A batch is marked enqueued, then added to Redis; if Redis
+ * refuses, the mark is taken back and the next pass tries again (a crash in
+ * between leaves marked rows without jobs, which the sweeper re-enqueues).
+ * Job ids make a repeated add a no-op.
  */
 export class Relay {
   private listener: pg.Client | null = null
@@ -94,14 +100,16 @@ export class Relay {
   }
 
   private async dispatchBatch() {
-    return db.transaction(async (trx) => {
-      const now = new Date()
-      const rows: DueRow[] = (await trx.rawQuery(DUE, [now, now, webhooksConfig.relay.batchSize])).rows
-      if (rows.length === 0) return 0
+    const now = new Date()
+    const rows: DueRow[] = (await db.rawQuery(TAKE_DUE, [now, now, now, webhooksConfig.relay.batchSize])).rows
+    if (rows.length === 0) return 0
+    try {
       await withTimeout(this.enqueue(rows), 5000)
-      await trx.from('webhook_deliveries').whereIn('id', rows.map((row) => row.id)).update({ enqueued_at: now })
-      return rows.length
-    })
+    } catch (error) {
+      await db.from('webhook_deliveries').whereIn('id', rows.map((row) => row.id)).where('enqueued_at', now).update({ enqueued_at: null })
+      throw error
+    }
+    return rows.length
   }
 
   private async enqueue(rows: DueRow[]) {

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto'
+import { type KeyObject, createHmac, createSecretKey, randomBytes } from 'node:crypto'
 
 const PREFIX = 'whsec_'
 
@@ -7,8 +7,17 @@ export function newSigningSecret() {
   return `${PREFIX}${randomBytes(32).toString('base64')}`
 }
 
+/** Key objects by secret: building one per signature costs more than the HMAC itself. */
+const keys = new Map<string, KeyObject>()
+
 function keyOf(secret: string) {
-  return Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64')
+  let key = keys.get(secret)
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64'))
+    if (keys.size >= 10_000) keys.clear()
+    keys.set(secret, key)
+  }
+  return key
 }
 
 /**

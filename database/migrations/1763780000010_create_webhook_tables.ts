@@ -48,7 +48,8 @@ export default class extends BaseSchema {
      */
     this.schema.createTable('webhook_deliveries', (table) => {
       table.uuid('id').primary()
-      table.uuid('event_id').notNullable().references('id').inTable('outbox_events')
+      // Erasing an event (retention) takes its deliveries with it.
+      table.uuid('event_id').notNullable().references('id').inTable('outbox_events').onDelete('CASCADE')
       table.uuid('endpoint_id').notNullable().references('id').inTable('webhook_endpoints').onDelete('CASCADE')
       table.string('event_type', 64).notNullable()
       table.timestamp('event_created_at', { useTz: true }).notNullable()

@@ -314,11 +314,15 @@ test.group('Audit chain / append-only', () => {
       owners.rows.map((row: any) => row.tablename),
       [
         'chain_heads',
+        'checkpoints',
         'consent_evidence',
         'consent_texts',
         'entries',
         'log_positions',
+        'merkle_nodes',
         'schema_versions',
+        'sealer_runs',
+        'sealing_lags',
       ]
     )
 
@@ -331,10 +335,14 @@ test.group('Audit chain / append-only', () => {
       Object.fromEntries(grants.rows.map((row: any) => [row.table_name, row.privileges])),
       {
         chain_heads: 'INSERT,SELECT,UPDATE',
+        checkpoints: 'INSERT,SELECT',
         consent_evidence: 'INSERT,SELECT',
         consent_texts: 'INSERT,SELECT',
         entries: 'INSERT,SELECT',
         log_positions: 'INSERT,SELECT',
+        merkle_nodes: 'INSERT,SELECT',
+        sealer_runs: 'INSERT,SELECT',
+        sealing_lags: 'INSERT,SELECT',
       }
     )
   })

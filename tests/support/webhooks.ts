@@ -199,7 +199,10 @@ export class PrivateRedis {
     this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
       stdio: 'ignore',
     })
+    let missing: Error | null = null
+    this.process.once('error', (error) => (missing = error))
     await eventually(async () => {
+      if (missing) throw new Error(`this test starts its own redis-server and needs the binary on PATH (apt-get install redis-server): ${missing}`)
       const client = new Redis({ port: this.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
       client.on('error', () => {})
       try {
