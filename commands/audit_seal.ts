@@ -20,7 +20,9 @@ export default class AuditSeal extends BaseCommand {
     } else {
       this.logger.success(
         `sealed ${result.sealed} entries; tree size ${result.size_after}, root ${result.checkpoint?.root}` +
-          (result.lagging > 0 ? `; ${result.lagging} sealed later than the lag bound (audit.sealing_lags)` : '')
+          (result.lagging > 0
+            ? `; ${result.lagging} sealed later than the lag bound (audit.sealing_lags)`
+            : '')
       )
     }
     if (result.status === 'locked') this.exitCode = 1

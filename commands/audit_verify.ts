@@ -30,10 +30,13 @@ export default class AuditVerify extends BaseCommand {
       this.logger.success(`the audit log verifies; root ${report.root}`)
       return
     }
-    const counts = Object.entries(report.failure_counts).map(([reason, count]) => `${reason}: ${count}`)
+    const counts = Object.entries(report.failure_counts).map(
+      ([reason, count]) => `${reason}: ${count}`
+    )
     this.logger.error(`the audit log does NOT verify (${counts.join(', ')})`)
     this.logger.error(`first failure: ${describe(report.broken_at!)}`)
-    for (const failure of report.failures.slice(1, 20)) this.logger.error(`  then: ${describe(failure)}`)
+    for (const failure of report.failures.slice(1, 20))
+      this.logger.error(`  then: ${describe(failure)}`)
   }
 }
 

@@ -43,7 +43,10 @@ export default class BenchAudit extends BaseCommand {
   @flags.number({ description: 'Audit entries to seed (four per lead)', default: 1_000_000 })
   declare entries: number
 
-  @flags.boolean({ description: 'Measure the log already in the database: no seeding, no sealing', default: false })
+  @flags.boolean({
+    description: 'Measure the log already in the database: no seeding, no sealing',
+    default: false,
+  })
   declare reuse: boolean
 
   async run() {
@@ -53,21 +56,28 @@ export default class BenchAudit extends BaseCommand {
     if (!this.reuse) {
       await new DatabaseSetupService().prepare({ fresh: true })
       seed = await timed(() => this.seed(leads))
-      this.logger.info(`seeded ${leads * STEPS.length} entries of ${leads} leads in ${seconds(seed.ms)} s`)
+      this.logger.info(
+        `seeded ${leads * STEPS.length} entries of ${leads} leads in ${seconds(seed.ms)} s`
+      )
       await this.checkSeedHashes()
       await this.analyze(['audit.entries', 'audit.chain_heads'])
 
       const sealer = new AuditSealerService()
       // Seeded timestamps are spread over the last hours: the lag bound is not what is measured here.
       seal = await timed(() => sealer.sealAll({ lagBoundMs: 7 * 86_400_000 }))
-      this.logger.info(`sealed ${seal.value.sealed} entries in ${seconds(seal.ms)} s (${perSecond(seal.value.sealed, seal.ms)}/s)`)
+      this.logger.info(
+        `sealed ${seal.value.sealed} entries in ${seconds(seal.ms)} s (${perSecond(seal.value.sealed, seal.ms)}/s)`
+      )
       // As autovacuum would after a bulk load: the planner needs the tables' real sizes.
       await this.analyze(['audit.log_positions', 'audit.merkle_nodes'])
     }
 
     const verify = await timed(() => new AuditVerifierService().verifyLog())
-    if (!verify.value.valid) throw new Error(`the seeded log does not verify: ${JSON.stringify(verify.value.broken_at)}`)
-    this.logger.info(`verified ${verify.value.entries} entries in ${seconds(verify.ms)} s (${perSecond(verify.value.entries, verify.ms)}/s)`)
+    if (!verify.value.valid)
+      throw new Error(`the seeded log does not verify: ${JSON.stringify(verify.value.broken_at)}`)
+    this.logger.info(
+      `verified ${verify.value.entries} entries in ${seconds(verify.ms)} s (${perSecond(verify.value.entries, verify.ms)}/s)`
+    )
 
     const exported = await this.exportThroughServer()
     this.logger.info(
@@ -159,13 +169,16 @@ export default class BenchAudit extends BaseCommand {
       'SELECT * FROM audit.entries WHERE id IN (1, 2, 3, 4, 5, 6, 7, 8) ORDER BY id'
     )
     for (const row of sample.rows) {
-      if (entryHash(row) !== row.hash) throw new Error(`seeded entry ${row.id} does not hash like entryHash`)
+      if (entryHash(row) !== row.hash)
+        throw new Error(`seeded entry ${row.id} does not hash like entryHash`)
     }
   }
 
   async exportThroughServer() {
     const port = 3391
-    const { secret } = await (await this.app.container.make(ApiKeyService)).create(SYSTEM_OPERATOR, {
+    const { secret } = await (
+      await this.app.container.make(ApiKeyService)
+    ).create(SYSTEM_OPERATOR, {
       name: 'bench-audit',
       permissions: ['read'],
       environment: 'live',
@@ -189,7 +202,9 @@ export default class BenchAudit extends BaseCommand {
       await waitFor(`${baseUrl}/v1/openapi.json`)
       const rssBeforeMb = memoryOf(server.pid!).rssMb
       const headers = { authorization: `Bearer ${secret}` }
-      const checkpoint = await (await fetch(`${baseUrl}/v1/audit-logs/checkpoints/latest`, { headers })).json()
+      const checkpoint = await (
+        await fetch(`${baseUrl}/v1/audit-logs/checkpoints/latest`, { headers })
+      ).json()
       const checkpointFile = this.app.makePath('tmp/bench/audit-checkpoint.json')
       const file = this.app.makePath('tmp/bench/audit-export.csv')
       await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
@@ -197,11 +212,30 @@ export default class BenchAudit extends BaseCommand {
 
       // A tenth of the log first, then all of it: if memory followed the export's size, the peaks would differ tenfold.
       const [{ ts: tenth }] = (
-        await db.rawQuery('SELECT ts FROM audit.entries ORDER BY id OFFSET ? LIMIT 1', [Math.floor(this.entries / 10)])
+        await db.rawQuery('SELECT ts FROM audit.entries ORDER BY id OFFSET ? LIMIT 1', [
+          Math.floor(this.entries / 10),
+        ])
       ).rows
-      const small = await this.measure(server.pid!, `${baseUrl}/v1/audit-logs?format=csv&to=${new Date(tenth).toISOString()}`, headers, '/dev/null')
-      const full = await this.measure(server.pid!, `${baseUrl}/v1/audit-logs?format=csv`, headers, file)
-      return { ...full, small, rssBeforeMb, lifetimePeakRssMb: memoryOf(server.pid!).hwmMb, file, checkpointFile }
+      const small = await this.measure(
+        server.pid!,
+        `${baseUrl}/v1/audit-logs?format=csv&to=${new Date(tenth).toISOString()}`,
+        headers,
+        '/dev/null'
+      )
+      const full = await this.measure(
+        server.pid!,
+        `${baseUrl}/v1/audit-logs?format=csv`,
+        headers,
+        file
+      )
+      return {
+        ...full,
+        small,
+        rssBeforeMb,
+        lifetimePeakRssMb: memoryOf(server.pid!).hwmMb,
+        file,
+        checkpointFile,
+      }
     } finally {
       server.kill('SIGTERM')
     }
@@ -236,11 +270,18 @@ export default class BenchAudit extends BaseCommand {
   async verifyOffline(file: string, checkpointFile: string) {
     const started = performance.now()
     try {
-      const { stdout } = await promisify(execFile)(process.execPath, ['bin/verify_audit.mjs', file, '--checkpoint', checkpointFile], {
-        cwd: this.app.appRoot,
-        maxBuffer: 16 * 1024 * 1024,
-      })
-      return { seconds: seconds(performance.now() - started), verdict: stdout.trim().split('\n').at(-1)! }
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['bin/verify_audit.mjs', file, '--checkpoint', checkpointFile],
+        {
+          cwd: this.app.appRoot,
+          maxBuffer: 16 * 1024 * 1024,
+        }
+      )
+      return {
+        seconds: seconds(performance.now() - started),
+        verdict: stdout.trim().split('\n').at(-1)!,
+      }
     } catch (error: any) {
       throw new Error(`the offline verifier rejected the export: ${error.stdout ?? error.message}`)
     }
@@ -248,7 +289,12 @@ export default class BenchAudit extends BaseCommand {
 
   async report(figures: Record<string, unknown>) {
     const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`
-    const summary = { date: new Date().toISOString(), machine, database: services.databaseName, ...figures }
+    const summary = {
+      date: new Date().toISOString(),
+      machine,
+      database: services.databaseName,
+      ...figures,
+    }
     await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
     await writeFile(this.app.makePath('tmp/bench/audit.json'), JSON.stringify(summary, null, 2))
     this.ui
@@ -256,13 +302,16 @@ export default class BenchAudit extends BaseCommand {
       .head(['measure', 'figure', 'goal'])
       .row(['whole-log verification', `${figures.verify_per_s} entries/s`, '≥ 300,000 entries/s'])
       .row(['CSV export', `${figures.export_rows_per_s} rows/s`, '≥ 100,000 rows/s'])
-      .row(['export server RSS: idle / peak (10% of the log) / peak (all)', `${figures.export_rss_before_mb} / ${figures.export_tenth_peak_rss_mb} / ${figures.export_peak_rss_mb} MB`, '< 256 MB'])
+      .row([
+        'export server RSS: idle / peak (10% of the log) / peak (all)',
+        `${figures.export_rss_before_mb} / ${figures.export_tenth_peak_rss_mb} / ${figures.export_peak_rss_mb} MB`,
+        '< 256 MB',
+      ])
       .row(['sealing', `${figures.seal_per_s} entries/s`, ''])
       .row(['offline verifier (CSV + checkpoint)', `${figures.offline_verify_per_s} rows/s`, ''])
       .render()
     this.logger.info('figures written to tmp/bench/audit.json')
   }
-
 }
 
 /** SQL for the hash of step k of a lead (columns lead_id, actor, ts in scope), after `prev`. */

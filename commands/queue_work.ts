@@ -2,13 +2,14 @@ import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 
 /**
- * The background worker: webhook relay, sweeper and BullMQ delivery workers
- * in one process. Run it beside the web server; run several for more
- * throughput. SIGTERM or SIGINT finishes the attempts in flight, then exits.
+ * The background worker: the webhook relay, sweeper and delivery workers and
+ * the routing worker and its sweeper, in one process. Run it beside the web
+ * server; run several for more throughput. SIGTERM or SIGINT finishes the
+ * work in flight, then exits.
  */
 export default class QueueWork extends BaseCommand {
   static commandName = 'queue:work'
-  static description = 'Run the webhook relay, sweeper and delivery workers until stopped'
+  static description = 'Run the webhook, routing and audit workers until stopped'
   static options: CommandOptions = { startApp: true, staysAlive: true }
 
   @flags.number({ description: 'Deliveries in flight at once (default from config/webhooks.ts)' })
@@ -18,8 +19,10 @@ export default class QueueWork extends BaseCommand {
     // Imported once the app has booted: config files read the environment at import time.
     const { default: webhooksConfig } = await import('#config/webhooks')
     const { WebhookRuntime } = await import('#webhooks/runtime')
+    const { startRoutingWorker } = await import('#jobs/route_lead')
     const runtime = new WebhookRuntime({ concurrency: this.concurrency })
     await runtime.start()
+    const stopRouting = await startRoutingWorker()
     this.logger.info(
       `webhook worker running (queue "${webhooksConfig.queue.name}", prefix "${webhooksConfig.queue.prefix}", concurrency ${this.concurrency ?? webhooksConfig.queue.concurrency})`
     )
@@ -29,7 +32,7 @@ export default class QueueWork extends BaseCommand {
       if (stopping) return
       stopping = true
       this.logger.info('webhook worker stopping')
-      await runtime.stop()
+      await Promise.all([runtime.stop(), stopRouting()])
       await this.terminate()
     }
     process.once('SIGTERM', stop)

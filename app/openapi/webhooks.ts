@@ -359,6 +359,7 @@ export const webhooks: Section = {
           example: { status: 'exhausted', type: 'lead.received' },
         },
         success: { status: 202, description: 'The task.', schema: ref('RecoveryTask') },
+        errors: [409],
       }),
     },
     '/v1/webhook-deliveries/{id}': {
@@ -393,6 +394,7 @@ export const webhooks: Section = {
         summary: 'Resend a delivery now',
         scope: 'submit',
         success: { status: 202, description: 'Scheduled.', schema: ref('WebhookDelivery') },
+        errors: [409],
       }),
     },
     '/v1/webhook-endpoints/{id}/recover': {

@@ -9,7 +9,10 @@ import { deny } from '#policies/operator_catalogue'
  */
 export default class AuditLogPolicy extends BasePolicy {
   view(principal: Principal) {
-    return principal.can('read') || deny('permission_missing', 'This credential lacks the "read" permission.')
+    return (
+      principal.can('read') ||
+      deny('permission_missing', 'This credential lacks the "read" permission.')
+    )
   }
 
   export(principal: Principal) {
@@ -18,7 +21,10 @@ export default class AuditLogPolicy extends BasePolicy {
 
   verifyLog(principal: Principal) {
     if (!principal.isOperator) {
-      return deny('operator_only', 'Only the operator verifies the whole log; pass lead_id to verify one lead.')
+      return deny(
+        'operator_only',
+        'Only the operator verifies the whole log; pass lead_id to verify one lead.'
+      )
     }
     return this.view(principal)
   }

@@ -71,7 +71,18 @@ export default class AuditExportService {
       yield stringify([], { header: true, columns: [...CSV_COLUMNS] })
       for await (const rows of batches(sql, params, (last) => [last[0]])) {
         yield stringify(
-          rows.map((row) => [row[1], row[3], row[4], row[5], isoFromPg(row[6]!), row[7], row[8], row[9], row[10], row[11]])
+          rows.map((row) => [
+            row[1],
+            row[3],
+            row[4],
+            row[5],
+            isoFromPg(row[6]!),
+            row[7],
+            row[8],
+            row[9],
+            row[10],
+            row[11],
+          ])
         )
       }
     }
@@ -85,7 +96,10 @@ export default class AuditExportService {
   json(principal: Principal, filters: ExportFilters): Readable {
     const { where, params } = this.scope(principal, filters)
     const complete = this.isComplete(principal, filters)
-    const key = { public_key: this.signer.publicKey.toString('base64'), verifier_key: this.signer.verifierKey }
+    const key = {
+      public_key: this.signer.publicKey.toString('base64'),
+      verifier_key: this.signer.verifierKey,
+    }
     const next = params.length + 1
     // In lead order each entry's position is one index lookup.
     const sql = (first: boolean) =>
@@ -104,12 +118,17 @@ export default class AuditExportService {
       let lead: { lead_id: string; publisher_id: string; events: object[] } | null = null
       let leads = 0
       let events = 0
-      const source = batches(sql, params, (last) => [last[1], last[4]], async (snapshot) => {
-        const [checkpoint] = await snapshot.query(
-          'SELECT origin, size, root, key_id, signature, note FROM audit.checkpoints ORDER BY size DESC LIMIT 1'
-        )
-        header.checkpoint = checkpoint ? toCheckpoint(checkpoint) : null
-      })
+      const source = batches(
+        sql,
+        params,
+        (last) => [last[1], last[4]],
+        async (snapshot) => {
+          const [checkpoint] = await snapshot.query(
+            'SELECT origin, size, root, key_id, signature, note FROM audit.checkpoints ORDER BY size DESC LIMIT 1'
+          )
+          header.checkpoint = checkpoint ? toCheckpoint(checkpoint) : null
+        }
+      )
       let started = false
       for await (const rows of source) {
         let text = started ? '' : `${JSON.stringify(header).slice(0, -1)},"leads":[\n`
@@ -159,17 +178,25 @@ export default class AuditExportService {
       add('e.publisher_id = ?', principal.publisherId)
       add('e.environment = ?', principal.environment)
     } else if (principal.kind === 'buyer') {
-      add("e.lead_id IN (SELECT lead_id FROM lead_facts WHERE buyer_id = ? AND environment = 'live')", principal.buyerId)
+      add(
+        "e.lead_id IN (SELECT lead_id FROM lead_facts WHERE buyer_id = ? AND environment = 'live')",
+        principal.buyerId
+      )
     } else if (filters.environment) {
       add('e.environment = ?', filters.environment)
     }
     if (filters.from) add('e.ts >= ?', filters.from)
     if (filters.to) add('e.ts < ?', filters.to)
-    if (filters.publisher) add('e.publisher_id IN (SELECT id FROM publishers WHERE slug = ?)', filters.publisher)
+    if (filters.publisher)
+      add('e.publisher_id IN (SELECT id FROM publishers WHERE slug = ?)', filters.publisher)
     if (filters.label) {
-      add('e.lead_id IN (SELECT f.lead_id FROM lead_facts f JOIN labels l ON l.id = f.label_id WHERE l.slug = ?)', filters.label)
+      add(
+        'e.lead_id IN (SELECT f.lead_id FROM lead_facts f JOIN labels l ON l.id = f.label_id WHERE l.slug = ?)',
+        filters.label
+      )
     }
-    if (filters.buyer) add('e.lead_id IN (SELECT lead_id FROM lead_facts WHERE buyer_id = ?)', filters.buyer)
+    if (filters.buyer)
+      add('e.lead_id IN (SELECT lead_id FROM lead_facts WHERE buyer_id = ?)', filters.buyer)
     return { where, params }
   }
 }
@@ -192,7 +219,10 @@ async function* batches(
     pending = snapshot.raw(sql(true), params)
     while (pending) {
       const rows: Row[] = await pending
-      pending = rows.length === BATCH ? snapshot.raw(sql(false), [...params, ...after(rows[rows.length - 1])]) : null
+      pending =
+        rows.length === BATCH
+          ? snapshot.raw(sql(false), [...params, ...after(rows[rows.length - 1])])
+          : null
       // A consumer that stops early closes the connection under the query in flight.
       pending?.catch(() => {})
       if (rows.length > 0) yield rows

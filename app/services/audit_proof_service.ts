@@ -5,7 +5,13 @@ import ApiProblem from '#exceptions/api_problem'
 import { formatTs } from '#services/audit_chain_service'
 import { loadNodes, toCheckpoint } from '#services/audit_sealer_service'
 import { CheckpointSigner, type Checkpoint } from '#services/audit_signing'
-import { consistencyRanges, inclusionRanges, nodesFor, rangeHash, type Range } from '#services/merkle_tree'
+import {
+  consistencyRanges,
+  inclusionRanges,
+  nodesFor,
+  rangeHash,
+  type Range,
+} from '#services/merkle_tree'
 
 export const PROOF_FORMAT = 'leadgate-audit-proof/v1'
 
@@ -21,7 +27,12 @@ export type ProofEntry = {
   log_index: number
 }
 
-export type InclusionProof = { log_index: number; leaf_index: number; tree_size: number; hashes: string[] }
+export type InclusionProof = {
+  log_index: number
+  leaf_index: number
+  tree_size: number
+  hashes: string[]
+}
 
 const CHECKPOINT_COLUMNS = 'origin, size, root, key_id, signature, note'
 
@@ -49,14 +60,18 @@ export default class AuditProofService {
 
   async latestCheckpoint(client: QueryClientContract = db.connection()) {
     const row = (
-      await client.rawQuery(`SELECT ${CHECKPOINT_COLUMNS} FROM audit.checkpoints ORDER BY size DESC LIMIT 1`)
+      await client.rawQuery(
+        `SELECT ${CHECKPOINT_COLUMNS} FROM audit.checkpoints ORDER BY size DESC LIMIT 1`
+      )
     ).rows[0]
     return row ? toCheckpoint(row) : null
   }
 
   async checkpointAt(size: number, client: QueryClientContract = db.connection()) {
     const row = (
-      await client.rawQuery(`SELECT ${CHECKPOINT_COLUMNS} FROM audit.checkpoints WHERE size = ?`, [size])
+      await client.rawQuery(`SELECT ${CHECKPOINT_COLUMNS} FROM audit.checkpoints WHERE size = ?`, [
+        size,
+      ])
     ).rows[0]
     return row ? toCheckpoint(row) : null
   }
@@ -71,17 +86,18 @@ export default class AuditProofService {
     return db.transaction(
       async (trx) => {
         const checkpoint = await this.latestCheckpoint(trx)
-        const rows = (
-          await trx.rawQuery(
-            `SELECT e.event, e.ts, e.actor, e.lead_seq, e.status_from, e.status_to, e.prev_hash, e.hash, p.log_index
+        const { rows } = await trx.rawQuery(
+          `SELECT e.event, e.ts, e.actor, e.lead_seq, e.status_from, e.status_to, e.prev_hash, e.hash, p.log_index
              FROM audit.entries e LEFT JOIN audit.log_positions p ON p.entry_id = e.id
              WHERE e.lead_id = ? ORDER BY e.lead_seq`,
-            [leadId]
-          )
-        ).rows
+          [leadId]
+        )
+
         if (rows.length === 0) throw ApiProblem.notFound('lead')
         const size = checkpoint?.size ?? 0
-        const waiting = rows.filter((row: any) => row.log_index === null || Number(row.log_index) >= size)
+        const waiting = rows.filter(
+          (row: any) => row.log_index === null || Number(row.log_index) >= size
+        )
         if (!checkpoint || waiting.length > 0) {
           throw notSealed(waiting.length)
         }
@@ -126,7 +142,10 @@ export default class AuditProofService {
     }
     return db.transaction(
       async (trx) => {
-        const [first, second] = await Promise.all([this.checkpointAt(from, trx), this.checkpointAt(to, trx)])
+        const [first, second] = await Promise.all([
+          this.checkpointAt(from, trx),
+          this.checkpointAt(to, trx),
+        ])
         if (!first || !second) throw ApiProblem.notFound('checkpoint')
         const ranges = consistencyRanges(from, to)
         const hashes = await hashRanges(trx, [ranges])

@@ -3,7 +3,13 @@ import logger from '@adonisjs/core/services/logger'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import auditConfig from '#config/audit'
 import { CheckpointSigner, type Checkpoint } from '#services/audit_signing'
-import { Frontier, frontierKeys, leafHash, type NodeKey, type TreeNode } from '#services/merkle_tree'
+import {
+  Frontier,
+  frontierKeys,
+  leafHash,
+  type NodeKey,
+  type TreeNode,
+} from '#services/merkle_tree'
 
 export type SealResult = {
   /** `locked`: another sealer holds the lock; nothing was done. */
@@ -18,8 +24,20 @@ export type SealResult = {
 
 export type SealOptions = { maxEntries?: number; batchSize?: number; lagBoundMs?: number }
 
-type Run = { scan_from: number; pending_max_id: number; pending_snapshot: string | null; pending_at: Date | null }
-type Candidate = { id: string; hash: string; lead_id: string; publisher_id: string; ts: Date; lag_ms: string }
+type Run = {
+  scan_from: number
+  pending_max_id: number
+  pending_snapshot: string | null
+  pending_at: Date | null
+}
+type Candidate = {
+  id: string
+  hash: string
+  lead_id: string
+  publisher_id: string
+  ts: Date
+  lag_ms: string
+}
 
 const LOCK = "hashtext('leadgate:audit-sealer')"
 
@@ -47,7 +65,14 @@ export default class AuditSealerService {
     return db.transaction(async (trx): Promise<SealResult> => {
       const lock = await trx.rawQuery(`SELECT pg_try_advisory_xact_lock(${LOCK}) AS ok`)
       if (!lock.rows[0].ok) {
-        return { status: 'locked', size_before: 0, size_after: 0, sealed: 0, lagging: 0, checkpoint: null }
+        return {
+          status: 'locked',
+          size_before: 0,
+          size_after: 0,
+          sealed: 0,
+          lagging: 0,
+          checkpoint: null,
+        }
       }
       const started = (
         await trx.rawQuery(
@@ -84,7 +109,11 @@ export default class AuditSealerService {
       const scanFrom = done ? Math.max(run.scan_from, run.pending_max_id) : run.scan_from
       const nextPending =
         pendingFinal && Number(started.max_id) !== run.pending_max_id
-          ? { max: Number(started.max_id), snapshot: started.snapshot as string, at: started.at as Date }
+          ? {
+              max: Number(started.max_id),
+              snapshot: started.snapshot as string,
+              at: started.at as Date,
+            }
           : {
               max: run.pending_max_id,
               snapshot: run.pending_snapshot ?? (started.snapshot as string),
@@ -96,7 +125,15 @@ export default class AuditSealerService {
         await trx.rawQuery(
           `INSERT INTO audit.sealer_runs (size_before, size_after, scan_from, pending_max_id, pending_snapshot, pending_at, started_at)
            VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          [sizeBefore, frontier.size, scanFrom, nextPending.max, nextPending.snapshot, nextPending.at, started.at]
+          [
+            sizeBefore,
+            frontier.size,
+            scanFrom,
+            nextPending.max,
+            nextPending.snapshot,
+            nextPending.at,
+            started.at,
+          ]
         )
       }
       if (lagging > 0) {
@@ -172,7 +209,11 @@ export default class AuditSealerService {
    * Committed entries without a position, oldest id first. Everything up to
    * `after` was settled by an earlier run or this one, so the scan starts there.
    */
-  private async candidates(trx: TransactionClientContract, after: number, limit: number): Promise<Candidate[]> {
+  private async candidates(
+    trx: TransactionClientContract,
+    after: number,
+    limit: number
+  ): Promise<Candidate[]> {
     const result = await trx.rawQuery(
       `SELECT e.id, e.hash, e.lead_id, e.publisher_id, e.ts,
               floor(extract(epoch FROM clock_timestamp() - e.ts) * 1000)::bigint AS lag_ms
@@ -205,10 +246,16 @@ export default class AuditSealerService {
       await trx.rawQuery(
         `INSERT INTO audit.merkle_nodes (level, index, hash)
          SELECT level, index, decode(hash, 'hex') FROM unnest(?::smallint[], ?::bigint[], ?::text[]) AS n(level, index, hash)`,
-        [pgArray(nodes.map((n) => n.level)), pgArray(nodes.map((n) => n.index)), pgArray(nodes.map((n) => n.hash))]
+        [
+          pgArray(nodes.map((n) => n.level)),
+          pgArray(nodes.map((n) => n.index)),
+          pgArray(nodes.map((n) => n.hash)),
+        ]
       )
     }
-    const late = rows.flatMap((row, i) => (Number(row.lag_ms) > lagBoundMs ? [{ row, logIndex: indexes[i] }] : []))
+    const late = rows.flatMap((row, i) =>
+      Number(row.lag_ms) > lagBoundMs ? [{ row, logIndex: indexes[i] }] : []
+    )
     if (late.length > 0) {
       await trx.rawQuery(
         `INSERT INTO audit.sealing_lags (entry_id, log_index, lead_id, publisher_id, ts, sealed_at, lag_ms, bound_ms)
@@ -233,10 +280,17 @@ export default class AuditSealerService {
    */
   private async restore(trx: TransactionClientContract) {
     const size = Number(
-      (await trx.rawQuery('SELECT coalesce(max(log_index) + 1, 0) AS size FROM audit.log_positions')).rows[0].size
+      (
+        await trx.rawQuery(
+          'SELECT coalesce(max(log_index) + 1, 0) AS size FROM audit.log_positions'
+        )
+      ).rows[0].size
     )
     const nodes = await loadNodes(trx, frontierKeys(size))
-    const frontier = new Frontier(size, frontierKeys(size).map((key) => ({ ...key, hash: nodes.get(key)! })))
+    const frontier = new Frontier(
+      size,
+      frontierKeys(size).map((key) => ({ ...key, hash: nodes.get(key)! }))
+    )
     const latest = (
       await trx.rawQuery('SELECT size, root FROM audit.checkpoints ORDER BY size DESC LIMIT 1')
     ).rows[0]
@@ -261,7 +315,14 @@ export default class AuditSealerService {
     const checkpoint = this.signer.sign(frontier.size, frontier.root())
     await trx.rawQuery(
       'INSERT INTO audit.checkpoints (size, root, origin, key_id, signature, note) VALUES (?, ?, ?, ?, ?, ?)',
-      [checkpoint.size, checkpoint.root, checkpoint.origin, checkpoint.key_id, checkpoint.signature, checkpoint.note]
+      [
+        checkpoint.size,
+        checkpoint.root,
+        checkpoint.origin,
+        checkpoint.key_id,
+        checkpoint.signature,
+        checkpoint.note,
+      ]
     )
     return checkpoint
   }

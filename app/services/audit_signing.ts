@@ -62,10 +62,16 @@ export function verifyCheckpoint(checkpoint: Checkpoint, publicKey: Buffer): Not
   const split = checkpoint.note.lastIndexOf('\n\n')
   if (split < 0) return { valid: false, reason: 'the note has no signature block' }
   if (checkpoint.note.slice(0, split + 1) !== body) {
-    return { valid: false, reason: 'the note text differs from the checkpoint (origin, size or root)' }
+    return {
+      valid: false,
+      reason: 'the note text differs from the checkpoint (origin, size or root)',
+    }
   }
   const keyId = keyIdOf(checkpoint.origin, publicKey)
-  const lines = checkpoint.note.slice(split + 2).split('\n').filter((line) => line !== '')
+  const lines = checkpoint.note
+    .slice(split + 2)
+    .split('\n')
+    .filter((line) => line !== '')
   for (const line of lines) {
     const match = /^\u2014 (\S+) ([A-Za-z0-9+/=]+)$/.exec(line)
     if (!match) return { valid: false, reason: `malformed signature line ${JSON.stringify(line)}` }
@@ -94,7 +100,9 @@ export class CheckpointSigner {
       throw new Error('The audit signing key must be an Ed25519 key')
     }
     if (!origin || /[\s+]/u.test(origin)) {
-      throw new Error(`The audit origin ${JSON.stringify(origin)} must be non-empty, without spaces or "+"`)
+      throw new Error(
+        `The audit origin ${JSON.stringify(origin)} must be non-empty, without spaces or "+"`
+      )
     }
     this.publicKey = rawPublicKey(createPublicKey(privateKey))
     this.keyId = keyIdOf(origin, this.publicKey)
@@ -134,7 +142,11 @@ export function parsePrivateKey(value: string): KeyObject {
   if (seed.length !== 32) {
     throw new Error('AUDIT_SIGNING_KEY must be a PKCS#8 PEM or a base64 32-byte Ed25519 seed')
   }
-  return createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' })
+  return createPrivateKey({
+    key: Buffer.concat([PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  })
 }
 
 export function rawPublicKey(key: KeyObject) {
@@ -142,7 +154,10 @@ export function rawPublicKey(key: KeyObject) {
 }
 
 export function publicKeyObject(raw: Buffer) {
-  return createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') }, format: 'jwk' })
+  return createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: raw.toString('base64url') },
+    format: 'jwk',
+  })
 }
 
 function loadSigningKey(): KeyObject {

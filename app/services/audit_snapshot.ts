@@ -46,14 +46,28 @@ export default class AuditSnapshot {
 
   /** One batch of rows as arrays of raw text: for keyset-paginated reads. */
   async raw(sql: string, params: unknown[] = []): Promise<Array<Array<string | null>>> {
-    const result = await this.client.query({ text: sql, values: params, rowMode: 'array', types: RAW_TYPES })
+    const result = await this.client.query({
+      text: sql,
+      values: params,
+      rowMode: 'array',
+      types: RAW_TYPES,
+    })
     return result.rows
   }
 
   /** Rows as arrays of raw text (null stays null): the fastest way through a large table. */
-  streamRaw(sql: string, params: unknown[] = [], batchSize = 5000): AsyncIterable<Array<string | null>> {
+  streamRaw(
+    sql: string,
+    params: unknown[] = [],
+    batchSize = 5000
+  ): AsyncIterable<Array<string | null>> {
     return this.client.query(
-      new QueryStream(sql, params, { batchSize, highWaterMark: batchSize, rowMode: 'array', types: RAW_TYPES })
+      new QueryStream(sql, params, {
+        batchSize,
+        highWaterMark: batchSize,
+        rowMode: 'array',
+        types: RAW_TYPES,
+      })
     )
   }
 

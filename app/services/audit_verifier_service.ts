@@ -66,9 +66,13 @@ export default class AuditVerifierService {
   async verifyLog(): Promise<LogVerification> {
     const started = performance.now()
     return AuditSnapshot.run(async (snapshot) => {
-      const [{ id: exported }] = await snapshot.query<{ id: string }>('SELECT pg_export_snapshot() AS id')
+      const [{ id: exported }] = await snapshot.query<{ id: string }>(
+        'SELECT pg_export_snapshot() AS id'
+      )
       const checkpoints = (
-        await snapshot.query('SELECT origin, size, root, key_id, signature, note FROM audit.checkpoints ORDER BY size')
+        await snapshot.query(
+          'SELECT origin, size, root, key_id, signature, note FROM audit.checkpoints ORDER BY size'
+        )
       ).map(toCheckpoint)
       const [{ size }] = await snapshot.query<{ size: string }>(
         'SELECT coalesce(max(log_index) + 1, 0) AS size FROM audit.log_positions'
@@ -108,7 +112,8 @@ export default class AuditVerifierService {
               this.checkCheckpoint(bySize.get(at)!, frontier.rootWith(localRoot), report, failures)
             }
             root = frontier.rootWith(result.root)
-            if (task.range.end - task.range.start === chunk) frontier.appendSubtree(this.chunkLevel, result.root)
+            if (task.range.end - task.range.start === chunk)
+              frontier.appendSubtree(this.chunkLevel, result.root)
             sealed += result.count
           } else {
             unsealed += result.count
@@ -158,14 +163,30 @@ export default class AuditVerifierService {
       result.counts[failure.reason] = (result.counts[failure.reason] ?? 0) + 1
       failures.push(failure)
     }
-    for (const [leadId, firstSeq, firstPrev, logIndex, entryId, lastSeq, lastHash] of result.edges) {
+    for (const [
+      leadId,
+      firstSeq,
+      firstPrev,
+      logIndex,
+      entryId,
+      lastSeq,
+      lastHash,
+    ] of result.edges) {
       const chain = chains.get(leadId)
       const expectedSeq = (chain?.seq ?? 0) + 1
       const where = { log_index: logIndex, entry_id: entryId, lead_id: leadId, lead_seq: firstSeq }
       if (firstSeq !== expectedSeq) {
-        fail({ reason: 'seq_gap', ...where, detail: `lead_seq ${firstSeq} follows ${expectedSeq - 1}` })
+        fail({
+          reason: 'seq_gap',
+          ...where,
+          detail: `lead_seq ${firstSeq} follows ${expectedSeq - 1}`,
+        })
       } else if (firstPrev !== (chain?.hash ?? GENESIS_HASH)) {
-        fail({ reason: 'prev_hash_mismatch', ...where, detail: `prev_hash is not the hash of lead_seq ${expectedSeq - 1}` })
+        fail({
+          reason: 'prev_hash_mismatch',
+          ...where,
+          detail: `prev_hash is not the hash of lead_seq ${expectedSeq - 1}`,
+        })
       }
       if (chain) {
         chain.seq = lastSeq
@@ -177,8 +198,14 @@ export default class AuditVerifierService {
     return failures
   }
 
-  private checkCheckpoint(checkpoint: Checkpoint, root: string, report: Report, into?: LogFailure[]) {
-    const add = (failure: LogFailure) => (into ? (into.push(failure), report.countOnly(failure)) : report.add(failure))
+  private checkCheckpoint(
+    checkpoint: Checkpoint,
+    root: string,
+    report: Report,
+    into?: LogFailure[]
+  ) {
+    const add = (failure: LogFailure) =>
+      into ? (into.push(failure), report.countOnly(failure)) : report.add(failure)
     if (root !== checkpoint.root) {
       add({
         reason: 'checkpoint_root_mismatch',
@@ -201,31 +228,57 @@ export default class AuditVerifierService {
   /** Read while the workers hash, on the snapshot's own connection, which is idle by then. */
   private async loadHeads(snapshot: AuditSnapshot) {
     const heads: Array<Array<string | null>> = []
-    for await (const row of snapshot.streamRaw('SELECT lead_id, last_seq, last_hash FROM audit.chain_heads')) {
+    for await (const row of snapshot.streamRaw(
+      'SELECT lead_id, last_seq, last_hash FROM audit.chain_heads'
+    )) {
       heads.push(row)
     }
     return heads
   }
 
   /** Each chain head must name its trail's last entry; a head without entries is a trail deleted. */
-  private checkHeads(heads: Array<Array<string | null>>, chains: Map<string, ChainState>, report: Report) {
+  private checkHeads(
+    heads: Array<Array<string | null>>,
+    chains: Map<string, ChainState>,
+    report: Report
+  ) {
     for (const [leadId, lastSeq, lastHash] of heads) {
       const chain = chains.get(leadId!)
       const seq = Number(lastSeq)
       if (!chain) {
-        report.add({ reason: 'trail_missing', lead_id: leadId!, lead_seq: 1, detail: `lead ${leadId} has a chain head at ${seq} but no entries` })
+        report.add({
+          reason: 'trail_missing',
+          lead_id: leadId!,
+          lead_seq: 1,
+          detail: `lead ${leadId} has a chain head at ${seq} but no entries`,
+        })
         continue
       }
       chain.headSeen = true
       if (chain.seq < seq) {
-        report.add({ reason: 'seq_gap', lead_id: leadId!, lead_seq: chain.seq + 1, detail: `the trail ends at ${chain.seq}; its chain head says ${seq}: entries were cut off` })
+        report.add({
+          reason: 'seq_gap',
+          lead_id: leadId!,
+          lead_seq: chain.seq + 1,
+          detail: `the trail ends at ${chain.seq}; its chain head says ${seq}: entries were cut off`,
+        })
       } else if (chain.seq > seq || chain.hash !== lastHash) {
-        report.add({ reason: 'chain_head_mismatch', lead_id: leadId!, lead_seq: chain.seq, detail: `the chain head (${seq}, ${lastHash}) is not the trail's last entry (${chain.seq}, ${chain.hash})` })
+        report.add({
+          reason: 'chain_head_mismatch',
+          lead_id: leadId!,
+          lead_seq: chain.seq,
+          detail: `the chain head (${seq}, ${lastHash}) is not the trail's last entry (${chain.seq}, ${chain.hash})`,
+        })
       }
     }
     for (const [leadId, chain] of chains) {
       if (!chain.headSeen) {
-        report.add({ reason: 'chain_head_missing', lead_id: leadId, lead_seq: chain.seq, detail: `lead ${leadId} has entries but no chain head` })
+        report.add({
+          reason: 'chain_head_missing',
+          lead_id: leadId,
+          lead_seq: chain.seq,
+          detail: `lead ${leadId} has entries but no chain head`,
+        })
       }
     }
   }
@@ -290,8 +343,12 @@ class WorkerPool {
     const extension = extname(here)
     const file = new URL(`./audit_verify_worker${extension}`, import.meta.url)
     // Running from source, a thread needs the TypeScript hook the main thread was started with.
-    const execArgv = extension === '.ts' ? ['--import', import.meta.resolve('@poppinss/ts-exec')] : []
-    const workers = Array.from({ length: count }, () => new Worker(file, { workerData: input, execArgv }))
+    const execArgv =
+      extension === '.ts' ? ['--import', import.meta.resolve('@poppinss/ts-exec')] : []
+    const workers = Array.from(
+      { length: count },
+      () => new Worker(file, { workerData: input, execArgv })
+    )
     try {
       await Promise.all(workers.map((worker) => once(worker, (message) => message?.ready === true)))
     } catch (error) {
@@ -303,7 +360,10 @@ class WorkerPool {
 
   /** Sends the tasks out in the given order; answers each task's result by its id. */
   run(tasks: Task[]): Map<number, Promise<ChunkResult>> {
-    const settle = new Map<number, { resolve: (r: ChunkResult) => void; reject: (e: Error) => void }>()
+    const settle = new Map<
+      number,
+      { resolve: (r: ChunkResult) => void; reject: (e: Error) => void }
+    >()
     const promises = new Map(
       tasks.map((task) => [
         task.id,
@@ -348,6 +408,8 @@ function once(worker: Worker, accept: (message: any) => boolean) {
   return new Promise<void>((resolve, reject) => {
     worker.on('message', (message) => accept(message) && resolve())
     worker.once('error', (error) => reject(error))
-    worker.once('exit', (code) => reject(new Error(`verification worker exited (${code}) before it was ready`)))
+    worker.once('exit', (code) =>
+      reject(new Error(`verification worker exited (${code}) before it was ready`))
+    )
   })
 }

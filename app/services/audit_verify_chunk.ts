@@ -113,7 +113,9 @@ export function verifyChunk(
     if (failures.length < limit) failures.push(failure)
   }
   const frontier = new Frontier()
-  const sizes = range ? checkpointSizes.filter((size) => size > range.start && size <= range.end) : []
+  const sizes = range
+    ? checkpointSizes.filter((size) => size > range.start && size <= range.end)
+    : []
   const localRoots: Array<[number, string]> = []
   let nextSize = 0
   const reach = () => {
@@ -138,8 +140,7 @@ export function verifyChunk(
   }
 
   const chains = new Map<string, Edge>()
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]
+  for (const [i, row] of rows.entries()) {
     const logIndex = logIndexes ? logIndexes[i] : null
     if (range && logIndex !== null) fill(logIndex)
     const entryId = row[0]!
@@ -151,18 +152,48 @@ export function verifyChunk(
     const edge = chains.get(leadId)
     if (edge) {
       if (leadSeq !== edge[5] + 1) {
-        fail({ reason: 'seq_gap', log_index: logIndex, entry_id: entryId, lead_id: leadId, lead_seq: leadSeq, detail: `lead_seq ${leadSeq} follows ${edge[5]}` })
+        fail({
+          reason: 'seq_gap',
+          log_index: logIndex,
+          entry_id: entryId,
+          lead_id: leadId,
+          lead_seq: leadSeq,
+          detail: `lead_seq ${leadSeq} follows ${edge[5]}`,
+        })
       } else if (prevHash !== edge[6]) {
-        fail({ reason: 'prev_hash_mismatch', log_index: logIndex, entry_id: entryId, lead_id: leadId, lead_seq: leadSeq, detail: `prev_hash is not the hash of lead_seq ${edge[5]}` })
+        fail({
+          reason: 'prev_hash_mismatch',
+          log_index: logIndex,
+          entry_id: entryId,
+          lead_id: leadId,
+          lead_seq: leadSeq,
+          detail: `prev_hash is not the hash of lead_seq ${edge[5]}`,
+        })
       }
       edge[5] = leadSeq
       edge[6] = stored
     } else {
       chains.set(leadId, [leadId, leadSeq, prevHash, logIndex, entryId, leadSeq, stored])
     }
-    const recomputed = fastEntryHash(row[3]!, isoFromPg(row[4]!), row[5]!, leadId, leadSeq, row[6], row[7]!, prevHash)
+    const recomputed = fastEntryHash(
+      row[3]!,
+      isoFromPg(row[4]!),
+      row[5]!,
+      leadId,
+      leadSeq,
+      row[6],
+      row[7]!,
+      prevHash
+    )
     if (recomputed !== stored) {
-      fail({ reason: 'hash_mismatch', log_index: logIndex, entry_id: entryId, lead_id: leadId, lead_seq: leadSeq, detail: `the entry's fields hash to ${recomputed}, not its stored ${stored}` })
+      fail({
+        reason: 'hash_mismatch',
+        log_index: logIndex,
+        entry_id: entryId,
+        lead_id: leadId,
+        lead_seq: leadSeq,
+        detail: `the entry's fields hash to ${recomputed}, not its stored ${stored}`,
+      })
     }
     if (range) {
       frontier.append(leafHash(stored))
@@ -170,5 +201,12 @@ export function verifyChunk(
     }
   }
   if (range) fill(range.end)
-  return { count: rows.length, failures, counts, edges: [...chains.values()], localRoots, root: frontier.root() }
+  return {
+    count: rows.length,
+    failures,
+    counts,
+    edges: [...chains.values()],
+    localRoots,
+    root: frontier.root(),
+  }
 }

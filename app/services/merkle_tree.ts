@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto'
+import { hash as digest } from 'node:crypto'
 
 /**
  * RFC 9162 §2.1 Merkle tree arithmetic over lowercase hex hashes. Hex rather
@@ -14,7 +14,7 @@ export type TreeNode = NodeKey & { hash: Hex }
 /** Leaves [start, end) of the tree. */
 export type Range = [start: number, end: number]
 
-export const EMPTY_ROOT: Hex = hash('sha256', '', 'hex')
+export const EMPTY_ROOT: Hex = digest('sha256', '', 'hex')
 
 const leafInput = Buffer.alloc(33)
 const nodeInput = Buffer.alloc(65)
@@ -23,19 +23,19 @@ nodeInput[0] = 0x01
 /** sha256(0x00 ‖ leaf): `leaf` is the 32-byte entry hash, as hex. */
 export function leafHash(leaf: Hex): Hex {
   leafInput.write(leaf, 1, 32, 'hex')
-  return hash('sha256', leafInput, 'hex')
+  return digest('sha256', leafInput, 'hex')
 }
 
 /** The leaf hash of arbitrary bytes (RFC test vectors have leaves of any length). */
 export function leafHashOf(data: Uint8Array): Hex {
-  return hash('sha256', Buffer.concat([Buffer.of(0x00), data]), 'hex')
+  return digest('sha256', Buffer.concat([Buffer.of(0x00), data]), 'hex')
 }
 
 /** sha256(0x01 ‖ left ‖ right). */
 export function nodeHash(left: Hex, right: Hex): Hex {
   nodeInput.write(left, 1, 32, 'hex')
   nodeInput.write(right, 33, 32, 'hex')
-  return hash('sha256', nodeInput, 'hex')
+  return digest('sha256', nodeInput, 'hex')
 }
 
 /** The largest power of two smaller than n (n > 1): RFC 9162's split point k. */

@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { environment, slug, strictObject, uuid } from '#validators/helpers'
+import { environment, periodBound, slug, strictObject, uuid } from '#validators/helpers'
 
 export const auditTrailValidator = vine.create({
   lead_id: uuid(),
@@ -15,8 +15,8 @@ export const verifyTrailValidator = vine.create({
 export const auditExportValidator = vine.create(
   strictObject({
     format: vine.enum(['json', 'csv'] as const).optional(),
-    from: vine.date({ formats: ['iso8601'] }).optional(),
-    to: vine.date({ formats: ['iso8601'] }).optional(),
+    from: periodBound().optional(),
+    to: periodBound().optional(),
     publisher: slug().optional(),
     label: slug().optional(),
     buyer: uuid().optional(),

@@ -41,26 +41,32 @@ export const cents = () => vine.number({ strict: true }).withoutDecimals().min(0
 export const integer = () => vine.number({ strict: true }).withoutDecimals()
 export const flag = () => vine.boolean({ strict: true })
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
 
-const validInstant = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
-  if (typeof value === 'string' && Number.isNaN(Date.parse(value))) {
-    field.report('The {{ field }} field must be a real date and time.', 'timestamp', field)
+const isoTimestamp = vine.createRule((value: unknown, options: { dateAllowed: boolean }, field: FieldContext) => {
+  if (typeof value !== 'string') return
+  const shaped = ISO_INSTANT.test(value) || (options.dateAllowed && ISO_DATE.test(value))
+  if (!shaped || Number.isNaN(Date.parse(value))) {
+    field.report('Use an ISO 8601 timestamp with its offset, e.g. 2026-11-22T09:00:00Z.', 'timestamp', field)
   }
 })
 
 /**
- * An ISO 8601 timestamp with its offset, as a string: numbers and dates
- * without a time zone are refused rather than guessed.
+ * An ISO 8601 moment with its offset, as a string: numbers (epoch
+ * milliseconds, or "12345" read as a year) and times without a zone are
+ * refused rather than guessed. Filters (`dateAllowed`) also take a bare date.
  */
-export const timestamp = () =>
+export const timestamp = (options = { dateAllowed: false }) =>
   vine
     .string()
     .trim()
     .maxLength(40)
-    .regex(ISO_TIMESTAMP)
-    .use(validInstant())
+    .use(isoTimestamp(options))
     .transform((value) => new Date(value))
+
+/** A `from`/`to` filter: a timestamp or a bare date (midnight UTC). */
+export const periodBound = () => timestamp({ dateAllowed: true })
 
 const cidrRule = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
   if (typeof value === 'string' && !isCidr(value)) {

@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { pagination, slug, strictObject, timestamp, uuid } from '#validators/helpers'
+import { pagination, slug, strictObject, periodBound, timestamp, uuid } from '#validators/helpers'
 
 const text = (max = 200) => vine.string().trim().maxLength(max)
 
@@ -62,8 +62,8 @@ export const listLeadsValidator = vine.create({
   publisher: slug().optional(),
   label: slug().optional(),
   environment: vine.enum(['live', 'sandbox'] as const).optional(),
-  from: vine.date({ formats: ['iso8601'] }).optional(),
-  to: vine.date({ formats: ['iso8601'] }).optional(),
+  from: periodBound().optional(),
+  to: periodBound().optional(),
   /** `true`: accepted leads not (yet) sold; `false`: sold leads. */
   unsold: vine.boolean().optional(),
   /** Operator only: leads sold to this buyer. */

@@ -9,14 +9,27 @@ import db from '@adonisjs/lucid/services/db'
 import { uuidv7 } from 'uuidv7'
 import Principal from '#auth/principal'
 import { startAuditSealer } from '#jobs/seal_audit_log'
-import AuditChainService, { entryHash, GENESIS_HASH, type NewEntry } from '#services/audit_chain_service'
+import AuditChainService, {
+  entryHash,
+  GENESIS_HASH,
+  type NewEntry,
+} from '#services/audit_chain_service'
 import AuditExportService from '#services/audit_export_service'
 import AuditSealerService from '#services/audit_sealer_service'
 import { CheckpointSigner, keyIdOf, verifyCheckpoint } from '#services/audit_signing'
-import AuditVerifierService, { fastEntryHash, type LogFailure } from '#services/audit_verifier_service'
+import AuditVerifierService, {
+  fastEntryHash,
+  type LogFailure,
+} from '#services/audit_verifier_service'
 import { leafHash, verifyConsistency, verifyInclusion } from '#services/merkle_tree'
 import { asAdmin, tamperAudit } from '#tests/support/admin_db'
-import { createBuyer, createKey, leadBody, livePublisher, operatorKey } from '#tests/support/fixtures'
+import {
+  createBuyer,
+  createKey,
+  leadBody,
+  livePublisher,
+  operatorKey,
+} from '#tests/support/fixtures'
 
 const sealer = new AuditSealerService()
 const chain = new AuditChainService()
@@ -26,7 +39,10 @@ const OUT = mkdtempSync(join(tmpdir(), 'leadgate-audit-evidence-'))
 
 async function newLead(client: any, who?: { publisher: { slug: string }; key: string }) {
   const owner = who ?? (await livePublisher())
-  const response = await client.post('/v1/leads').bearerToken(owner.key).json(leadBody(owner.publisher.slug))
+  const response = await client
+    .post('/v1/leads')
+    .bearerToken(owner.key)
+    .json(leadBody(owner.publisher.slug))
   response.assertStatus(201)
   return { ...owner, leadId: response.body().id as string }
 }
@@ -46,9 +62,14 @@ async function bundle(client: any, key: string, leadId: string) {
 /** The shipped verifier as an auditor runs it: a separate node process, nothing of the project loaded. */
 function verifier(...args: string[]) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [app.makePath('bin/verify_audit.mjs'), ...args], { cwd: OUT }, (error, stdout, stderr) => {
-      resolve({ code: error ? ((error as any).code as number) : 0, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      [app.makePath('bin/verify_audit.mjs'), ...args],
+      { cwd: OUT },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as any).code as number) : 0, stdout, stderr })
+      }
+    )
   })
 }
 
@@ -62,7 +83,10 @@ const mine = (leadId: string) => (failure: LogFailure) => failure.lead_id === le
 const verifyLog = () => new AuditVerifierService().verifyLog()
 
 test.group('Audit evidence / sealing', () => {
-  test('committed entries get the next log_index in id order, in a tree whose root the signed checkpoint names', async ({ client, assert }) => {
+  test('committed entries get the next log_index in id order, in a tree whose root the signed checkpoint names', async ({
+    client,
+    assert,
+  }) => {
     const { leadId } = await newLead(client)
     const result = await sealer.sealAll()
     assert.equal(result.status, 'sealed')
@@ -71,14 +95,24 @@ test.group('Audit evidence / sealing', () => {
     const positions = await db.rawQuery(
       `SELECT p.log_index, e.id, e.hash FROM audit.log_positions p JOIN audit.entries e ON e.id = p.entry_id ORDER BY p.log_index`
     )
-    const rows: Array<{ index: number; id: number; hash: string }> = positions.rows.map((row: any) => ({
-      index: Number(row.log_index),
-      id: Number(row.id),
-      hash: row.hash as string,
-    }))
-    assert.deepEqual(rows.map((row) => row.index), rows.map((_, i) => i), 'log_index runs from 0 without gaps')
+    const rows: Array<{ index: number; id: number; hash: string }> = positions.rows.map(
+      (row: any) => ({
+        index: Number(row.log_index),
+        id: Number(row.id),
+        hash: row.hash as string,
+      })
+    )
+    assert.deepEqual(
+      rows.map((row) => row.index),
+      rows.map((_, i) => i),
+      'log_index runs from 0 without gaps'
+    )
     const mineSealed = rows.filter((row) => row.index >= result.size_before)
-    assert.deepEqual(mineSealed.map((row) => row.id), [...mineSealed.map((row) => row.id)].sort((a, b) => a - b), 'in id order')
+    assert.deepEqual(
+      mineSealed.map((row) => row.id),
+      [...mineSealed.map((row) => row.id)].sort((a, b) => a - b),
+      'in id order'
+    )
     const unsealed = await db.rawQuery(
       'SELECT count(*)::int AS n FROM audit.entries e WHERE NOT EXISTS (SELECT 1 FROM audit.log_positions p WHERE p.entry_id = e.id)'
     )
@@ -96,7 +130,9 @@ test.group('Audit evidence / sealing', () => {
       const k = 2 ** Math.ceil(Math.log2(leaves.length) - 1)
       return sha(Buffer.of(1), mth(leaves.slice(0, k)), mth(leaves.slice(k)))
     }
-    const root = mth(rows.map((row) => sha(Buffer.of(0), Buffer.from(row.hash, 'hex')))).toString('hex')
+    const root = mth(rows.map((row) => sha(Buffer.of(0), Buffer.from(row.hash, 'hex')))).toString(
+      'hex'
+    )
 
     const checkpoint = result.checkpoint!
     assert.equal(checkpoint.size, rows.length)
@@ -114,14 +150,22 @@ test.group('Audit evidence / sealing', () => {
     const [dash, name, blob] = lines[4].split(' ')
     assert.equal(dash, '\u2014')
     assert.equal(name, signer.origin)
-    const keyId = createHash('sha256').update(`${signer.origin}\n`).update(Buffer.of(1)).update(signer.publicKey).digest().subarray(0, 4)
+    const keyId = createHash('sha256')
+      .update(`${signer.origin}\n`)
+      .update(Buffer.of(1))
+      .update(signer.publicKey)
+      .digest()
+      .subarray(0, 4)
     assert.deepEqual(Buffer.from(blob, 'base64').subarray(0, 4), keyId)
     assert.equal(checkpoint.key_id, keyId.toString('hex'))
     assert.equal(lines[5], '')
     assert.isTrue(verifyCheckpoint(checkpoint, signer.publicKey).valid)
   })
 
-  test('a run with nothing new writes nothing; a new lead extends the tree consistently', async ({ client, assert }) => {
+  test('a run with nothing new writes nothing; a new lead extends the tree consistently', async ({
+    client,
+    assert,
+  }) => {
     await sealer.sealAll()
     const before = await db.from('audit.checkpoints').count('* as n').first()
     const idle = await sealer.seal()
@@ -147,11 +191,30 @@ test.group('Audit evidence / sealing', () => {
     const proof = response.body()
     assert.equal(proof.from.root, idle.checkpoint!.root)
     assert.equal(proof.to.root, grown.checkpoint!.root)
-    assert.isTrue(verifyConsistency(idle.size_after, grown.size_after, proof.from.root, proof.to.root, proof.hashes))
-    assert.isFalse(verifyConsistency(idle.size_after, grown.size_after, proof.from.root, leafHash(GENESIS_HASH), proof.hashes))
+    assert.isTrue(
+      verifyConsistency(
+        idle.size_after,
+        grown.size_after,
+        proof.from.root,
+        proof.to.root,
+        proof.hashes
+      )
+    )
+    assert.isFalse(
+      verifyConsistency(
+        idle.size_after,
+        grown.size_after,
+        proof.from.root,
+        leafHash(GENESIS_HASH),
+        proof.hashes
+      )
+    )
   })
 
-  test('one sealer at a time: while another holds the lock, a run does nothing', async ({ client, assert }) => {
+  test('one sealer at a time: while another holds the lock, a run does nothing', async ({
+    client,
+    assert,
+  }) => {
     await newLead(client)
     await asAdmin(async (other) => {
       await other.query("SELECT pg_advisory_lock(hashtext('leadgate:audit-sealer'))")
@@ -167,16 +230,25 @@ test.group('Audit evidence / sealing', () => {
   })
 
   test('an entry committed after later ones were sealed still gets sealed', async ({ assert }) => {
-    const entries: NewEntry[] = [{ event: 'lead.received', actor: 'system:test', statusFrom: null, statusTo: 'received' }]
+    const entries: NewEntry[] = [
+      { event: 'lead.received', actor: 'system:test', statusFrom: null, statusTo: 'received' },
+    ]
     const publisherId = randomUUID()
     const late = uuidv7()
     const early = uuidv7()
     const trx = await db.transaction()
     let lateId: string
     try {
-      ;[{ id: lateId }] = await chain.append(trx, { publisherId, leadId: late, environment: 'live', entries })
+      ;[{ id: lateId }] = await chain.append(trx, {
+        publisherId,
+        leadId: late,
+        environment: 'live',
+        entries,
+      })
       // A second transaction takes a higher id and commits first; the sealer passes over the first.
-      await db.transaction((other) => chain.append(other, { publisherId, leadId: early, environment: 'live', entries }))
+      await db.transaction((other) =>
+        chain.append(other, { publisherId, leadId: early, environment: 'live', entries })
+      )
       await sealer.sealAll()
       await sealer.sealAll()
       await trx.commit()
@@ -185,7 +257,9 @@ test.group('Audit evidence / sealing', () => {
       throw error
     }
     const position = () =>
-      db.rawQuery('SELECT p.log_index FROM audit.log_positions p WHERE p.entry_id = ?', [lateId]).then((r) => r.rows[0])
+      db
+        .rawQuery('SELECT p.log_index FROM audit.log_positions p WHERE p.entry_id = ?', [lateId])
+        .then((r) => r.rows[0])
     assert.isUndefined(await position())
     await sealer.sealAll()
     assert.isDefined(await position())
@@ -205,8 +279,12 @@ test.group('Audit evidence / sealing', () => {
       prev_hash: GENESIS_HASH,
     }
     const hash = entryHash(hashed)
-    await db.table('audit.entries').insert({ ...hashed, publisher_id: publisherId, hash, environment: 'live' })
-    await db.table('audit.chain_heads').insert({ lead_id: leadId, publisher_id: publisherId, last_seq: 1, last_hash: hash })
+    await db
+      .table('audit.entries')
+      .insert({ ...hashed, publisher_id: publisherId, hash, environment: 'live' })
+    await db
+      .table('audit.chain_heads')
+      .insert({ lead_id: leadId, publisher_id: publisherId, last_seq: 1, last_hash: hash })
     await sealer.sealAll({ lagBoundMs: 60_000 })
 
     const lag = await db.from('audit.sealing_lags').where('lead_id', leadId).firstOrFail()
@@ -220,10 +298,17 @@ test.group('Audit evidence / sealing', () => {
     assert.equal(Number(lag.log_index), Number(position.rows[0].log_index))
   })
 
-  test('the worker loop seals new entries by itself and stops cleanly', async ({ client, assert }) => {
+  test('the worker loop seals new entries by itself and stops cleanly', async ({
+    client,
+    assert,
+  }) => {
     await sealer.sealAll()
     const seals: number[] = []
-    const stop = startAuditSealer({ intervalMs: 100, pollMs: 50, onSeal: (result) => seals.push(result.sealed) })
+    const stop = startAuditSealer({
+      intervalMs: 100,
+      pollMs: 50,
+      onSeal: (result) => seals.push(result.sealed),
+    })
     try {
       const { leadId } = await newLead(client)
       const deadline = Date.now() + 10_000
@@ -240,12 +325,18 @@ test.group('Audit evidence / sealing', () => {
     } finally {
       await stop()
     }
-    assert.isAbove(seals.reduce((a, b) => a + b, 0), 0)
+    assert.isAbove(
+      seals.reduce((a, b) => a + b, 0),
+      0
+    )
   })
 })
 
 test.group('Audit evidence / proofs over the API', () => {
-  test('a proof bundle proves every entry of the lead against the signed checkpoint', async ({ client, assert }) => {
+  test('a proof bundle proves every entry of the lead against the signed checkpoint', async ({
+    client,
+    assert,
+  }) => {
     const { key, leadId } = await newLead(client)
     const early = await client.get('/v1/audit-logs/proof').qs({ lead_id: leadId }).bearerToken(key)
     early.assertStatus(409)
@@ -256,9 +347,15 @@ test.group('Audit evidence / proofs over the API', () => {
     const proof = await bundle(client, key, leadId)
     assert.equal(proof.format, 'leadgate-audit-proof/v1')
     assert.equal(proof.lead_id, leadId)
-    assert.deepEqual(proof.entries.map((e: any) => e.lead_seq), [1, 2, 3, 4])
+    assert.deepEqual(
+      proof.entries.map((e: any) => e.lead_seq),
+      [1, 2, 3, 4]
+    )
     assert.equal(proof.public_key, signer.publicKey.toString('base64'))
-    assert.equal(proof.verifier_key, `${signer.origin}+${keyIdOf(signer.origin, signer.publicKey).toString('hex')}+${Buffer.concat([Buffer.of(1), signer.publicKey]).toString('base64')}`)
+    assert.equal(
+      proof.verifier_key,
+      `${signer.origin}+${keyIdOf(signer.origin, signer.publicKey).toString('hex')}+${Buffer.concat([Buffer.of(1), signer.publicKey]).toString('base64')}`
+    )
     assert.isTrue(verifyCheckpoint(proof.checkpoint, Buffer.from(proof.public_key, 'base64')).valid)
     for (const [i, entry] of proof.entries.entries()) {
       assert.equal(entry.hash, entryHash({ ...entry, lead_id: leadId }))
@@ -266,7 +363,15 @@ test.group('Audit evidence / proofs over the API', () => {
       assert.equal(inclusion.log_index, entry.log_index)
       assert.equal(inclusion.leaf_index, entry.log_index)
       assert.equal(inclusion.tree_size, proof.checkpoint.size)
-      assert.isTrue(verifyInclusion(entry.log_index, proof.checkpoint.size, leafHash(entry.hash), inclusion.hashes, proof.checkpoint.root))
+      assert.isTrue(
+        verifyInclusion(
+          entry.log_index,
+          proof.checkpoint.size,
+          leafHash(entry.hash),
+          inclusion.hashes,
+          proof.checkpoint.root
+        )
+      )
     }
 
     const latest = await client.get('/v1/audit-logs/checkpoints/latest').bearerToken(key)
@@ -275,45 +380,87 @@ test.group('Audit evidence / proofs over the API', () => {
     assert.equal(latest.body().public_key, proof.public_key)
   })
 
-  test('proofs follow the lead’s visibility: 404 for others, 422 for a bad id', async ({ client, assert }) => {
+  test('proofs follow the lead’s visibility: 404 for others, 422 for a bad id', async ({
+    client,
+    assert,
+  }) => {
     const { key, leadId } = await sealedLead(client)
     const stranger = await livePublisher()
     const buyer = await createBuyer()
     const buyerKey = (await createKey({ buyerId: buyer.id })).secret
 
-    ;(await client.get('/v1/audit-logs/proof').qs({ lead_id: leadId }).bearerToken(stranger.key)).assertStatus(404)
-    ;(await client.get('/v1/audit-logs/proof').qs({ lead_id: leadId }).bearerToken(buyerKey)).assertStatus(404)
-    ;(await client.get('/v1/audit-logs/proof').qs({ lead_id: uuidv7() }).bearerToken(key)).assertStatus(404)
-    const malformed = await client.get('/v1/audit-logs/proof').qs({ lead_id: 'nope' }).bearerToken(key)
+    ;(
+      await client.get('/v1/audit-logs/proof').qs({ lead_id: leadId }).bearerToken(stranger.key)
+    ).assertStatus(404)
+    ;(
+      await client.get('/v1/audit-logs/proof').qs({ lead_id: leadId }).bearerToken(buyerKey)
+    ).assertStatus(404)
+    ;(
+      await client.get('/v1/audit-logs/proof').qs({ lead_id: uuidv7() }).bearerToken(key)
+    ).assertStatus(404)
+    const malformed = await client
+      .get('/v1/audit-logs/proof')
+      .qs({ lead_id: 'nope' })
+      .bearerToken(key)
     malformed.assertStatus(422)
     assert.include(malformed.header('content-type'), 'application/problem+json')
 
     await db.from('lead_facts').where('lead_id', leadId).update({ buyer_id: buyer.id })
-    ;(await client.get('/v1/audit-logs/proof').qs({ lead_id: leadId }).bearerToken(buyerKey)).assertStatus(200)
-    ;(await client.get('/v1/audit-logs/proof').qs({ lead_id: leadId }).bearerToken(await operatorKey())).assertStatus(200)
+    ;(
+      await client.get('/v1/audit-logs/proof').qs({ lead_id: leadId }).bearerToken(buyerKey)
+    ).assertStatus(200)
+    ;(
+      await client
+        .get('/v1/audit-logs/proof')
+        .qs({ lead_id: leadId })
+        .bearerToken(await operatorKey())
+    ).assertStatus(200)
   })
 
-  test('consistency between checkpoints: 404 for a size never signed, 422 for from > to or junk', async ({ client, assert }) => {
+  test('consistency between checkpoints: 404 for a size never signed, 422 for from > to or junk', async ({
+    client,
+    assert,
+  }) => {
     await sealedLead(client)
     const key = await operatorKey()
     const latest = (await client.get('/v1/audit-logs/checkpoints/latest').bearerToken(key)).body()
-    ;(await client.get('/v1/audit-logs/consistency').qs({ from: latest.size + 1000, to: latest.size + 2000 }).bearerToken(key)).assertStatus(404)
-    ;(await client.get('/v1/audit-logs/consistency').qs({ from: latest.size, to: 0 }).bearerToken(key)).assertStatus(422)
-    ;(await client.get('/v1/audit-logs/consistency').qs({ from: 'x', to: -1 }).bearerToken(key)).assertStatus(422)
-    const same = await client.get('/v1/audit-logs/consistency').qs({ from: latest.size, to: latest.size }).bearerToken(key)
+    ;(
+      await client
+        .get('/v1/audit-logs/consistency')
+        .qs({ from: latest.size + 1000, to: latest.size + 2000 })
+        .bearerToken(key)
+    ).assertStatus(404)
+    ;(
+      await client
+        .get('/v1/audit-logs/consistency')
+        .qs({ from: latest.size, to: 0 })
+        .bearerToken(key)
+    ).assertStatus(422)
+    ;(
+      await client.get('/v1/audit-logs/consistency').qs({ from: 'x', to: -1 }).bearerToken(key)
+    ).assertStatus(422)
+    const same = await client
+      .get('/v1/audit-logs/consistency')
+      .qs({ from: latest.size, to: latest.size })
+      .bearerToken(key)
     same.assertStatus(200)
     assert.deepEqual(same.body().hashes, [])
     assert.equal(same.body().from.root, latest.root)
   })
 
-  test('whole-log verification is the operator’s; it recomputes every chain, leaf, root and signature', async ({ client, assert }) => {
+  test('whole-log verification is the operator’s; it recomputes every chain, leaf, root and signature', async ({
+    client,
+    assert,
+  }) => {
     const { key, leadId } = await sealedLead(client)
     ;(await client.get('/v1/audit-logs/verify').bearerToken(key)).assertStatus(403)
     const response = await client.get('/v1/audit-logs/verify').bearerToken(await operatorKey())
     response.assertStatus(200)
     const report = response.body()
     assert.isNull(report.lead_id)
-    const size = Number((await db.rawQuery('SELECT count(*) AS n FROM audit.log_positions')).rows[0].n)
+    const size = Number(
+      (await db.rawQuery('SELECT count(*) AS n FROM audit.log_positions')).rows[0].n
+    )
     assert.equal(report.tree_size, size)
     assert.equal(report.sealed, size)
     const latest = await db.from('audit.checkpoints').orderBy('size', 'desc').firstOrFail()
@@ -325,7 +472,10 @@ test.group('Audit evidence / proofs over the API', () => {
     assert.notProperty(report.failure_counts, 'missing_leaf')
   })
 
-  test('verification in tiny chunks (many threads’ worth of stitching) reaches the same verdict', async ({ client, assert }) => {
+  test('verification in tiny chunks (many threads’ worth of stitching) reaches the same verdict', async ({
+    client,
+    assert,
+  }) => {
     await sealedLead(client)
     await newLead(client) // left unsealed on purpose
     const whole = await new AuditVerifierService(signer, 2).verifyLog()
@@ -342,7 +492,9 @@ test.group('Audit evidence / proofs over the API', () => {
     assert.isAtLeast(whole.unsealed, 4)
   })
 
-  test('the fast entry hash of the verifier is exactly the RFC 8785 one, odd strings included', ({ assert }) => {
+  test('the fast entry hash of the verifier is exactly the RFC 8785 one, odd strings included', ({
+    assert,
+  }) => {
     const base = {
       event: 'lead.received',
       ts: '2026-11-22T10:00:00.001Z',
@@ -354,10 +506,32 @@ test.group('Audit evidence / proofs over the API', () => {
       prev_hash: GENESIS_HASH,
     }
     // (No lone surrogates: RFC 8785 refuses them and Postgres cannot store them.)
-    for (const odd of ['plain', 'quote " and \\ backslash', 'tab\tnew\nline\u0001', 'é ü 漢字', 'emoji 🧾', '\u2028\u2029', '\u007f', '']) {
-      for (const entry of [{ ...base, actor: odd }, { ...base, status_from: odd }, { ...base, event: odd, status_to: odd }]) {
+    for (const odd of [
+      'plain',
+      'quote " and \\ backslash',
+      'tab\tnew\nline\u0001',
+      'é ü 漢字',
+      'emoji 🧾',
+      '\u2028\u2029',
+      '\u007f',
+      '',
+    ]) {
+      for (const entry of [
+        { ...base, actor: odd },
+        { ...base, status_from: odd },
+        { ...base, event: odd, status_to: odd },
+      ]) {
         assert.equal(
-          fastEntryHash(entry.event, entry.ts, entry.actor, entry.lead_id, entry.lead_seq, entry.status_from, entry.status_to, entry.prev_hash),
+          fastEntryHash(
+            entry.event,
+            entry.ts,
+            entry.actor,
+            entry.lead_id,
+            entry.lead_seq,
+            entry.status_from,
+            entry.status_to,
+            entry.prev_hash
+          ),
           entryHash(entry),
           JSON.stringify(odd)
         )
@@ -367,7 +541,10 @@ test.group('Audit evidence / proofs over the API', () => {
 })
 
 test.group('Audit evidence / exports', () => {
-  test('CSV: one row per event with lead_id, log_index and hashes, scoped to the caller', async ({ client, assert }) => {
+  test('CSV: one row per event with lead_id, log_index and hashes, scoped to the caller', async ({
+    client,
+    assert,
+  }) => {
     const other = await sealedLead(client)
     const first = await sealedLead(client)
     const second = await newLead(client, first)
@@ -377,18 +554,36 @@ test.group('Audit evidence / exports', () => {
     assert.include(own.header('content-type'), 'text/csv')
     assert.include(own.header('content-disposition'), 'attachment')
     const [header, ...lines] = own.text().trim().split('\n')
-    assert.equal(header, 'lead_id,log_index,lead_seq,event,ts,actor,status_from,status_to,prev_hash,hash')
+    assert.equal(
+      header,
+      'lead_id,log_index,lead_seq,event,ts,actor,status_from,status_to,prev_hash,hash'
+    )
     const rows = lines.map((line) => line.split(','))
     assert.sameMembers([...new Set(rows.map((row) => row[0]))], [first.leadId, second.leadId])
     assert.lengthOf(rows, 8)
     for (const [leadId, logIndex, seq, event, ts, actor, from, to, prev, hash] of rows) {
-      assert.equal(hash, entryHash({ event, ts, actor, lead_id: leadId, lead_seq: Number(seq), status_from: from || null, status_to: to, prev_hash: prev }))
+      assert.equal(
+        hash,
+        entryHash({
+          event,
+          ts,
+          actor,
+          lead_id: leadId,
+          lead_seq: Number(seq),
+          status_from: from || null,
+          status_to: to,
+          prev_hash: prev,
+        })
+      )
       if (leadId === first.leadId) assert.match(logIndex, /^\d+$/)
       else assert.equal(logIndex, '', 'not sealed yet')
     }
 
     const operator = await operatorKey()
-    const filtered = await client.get('/v1/audit-logs').qs({ format: 'csv', publisher: other.publisher.slug }).bearerToken(operator)
+    const filtered = await client
+      .get('/v1/audit-logs')
+      .qs({ format: 'csv', publisher: other.publisher.slug })
+      .bearerToken(operator)
     filtered.assertStatus(200)
     const otherRows = filtered.text().trim().split('\n').slice(1)
     assert.lengthOf(otherRows, 4)
@@ -396,17 +591,29 @@ test.group('Audit evidence / exports', () => {
 
     const later = await client
       .get('/v1/audit-logs')
-      .qs({ format: 'csv', publisher: other.publisher.slug, from: new Date(Date.now() + 60_000).toISOString() })
+      .qs({
+        format: 'csv',
+        publisher: other.publisher.slug,
+        from: new Date(Date.now() + 60_000).toISOString(),
+      })
       .bearerToken(operator)
     assert.lengthOf(later.text().trim().split('\n'), 1, 'only the header')
 
-    for (const qs of [{ format: 'xml' }, { format: 'csv', from: 'yesterday' }, { format: 'csv', colour: 'blue' }, { format: 'csv', buyer: 'x' }]) {
+    for (const qs of [
+      { format: 'xml' },
+      { format: 'csv', from: 'yesterday' },
+      { format: 'csv', colour: 'blue' },
+      { format: 'csv', buyer: 'x' },
+    ]) {
       const bad = await client.get('/v1/audit-logs').qs(qs).bearerToken(operator)
       bad.assertStatus(422)
     }
   })
 
-  test('a buyer exports only the leads delivered to it; compliance exports everything', async ({ client, assert }) => {
+  test('a buyer exports only the leads delivered to it; compliance exports everything', async ({
+    client,
+    assert,
+  }) => {
     const delivered = await sealedLead(client)
     const notDelivered = await newLead(client, delivered)
     const buyer = await createBuyer()
@@ -415,25 +622,60 @@ test.group('Audit evidence / exports', () => {
 
     const csv = await client.get('/v1/audit-logs').qs({ format: 'csv' }).bearerToken(buyerKey)
     csv.assertStatus(200)
-    const leads = new Set(csv.text().trim().split('\n').slice(1).map((line) => line.split(',')[0]))
+    const leads = new Set(
+      csv
+        .text()
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(',')[0])
+    )
     assert.deepEqual([...leads], [delivered.leadId])
 
-    const byBuyer = await client.get('/v1/audit-logs').qs({ format: 'csv', buyer: buyer.id }).bearerToken(await operatorKey())
-    assert.deepEqual([...new Set(byBuyer.text().trim().split('\n').slice(1).map((line) => line.split(',')[0]))], [delivered.leadId])
+    const byBuyer = await client
+      .get('/v1/audit-logs')
+      .qs({ format: 'csv', buyer: buyer.id })
+      .bearerToken(await operatorKey())
+    assert.deepEqual(
+      [
+        ...new Set(
+          byBuyer
+            .text()
+            .trim()
+            .split('\n')
+            .slice(1)
+            .map((line) => line.split(',')[0])
+        ),
+      ],
+      [delivered.leadId]
+    )
 
     const compliance = new Principal('compliance', new Set(['read']), 'live', 'operator:auditor')
     const exports = new AuditExportService()
     assert.isTrue(exports.isComplete(compliance, {}))
     let text = ''
-    for await (const chunk of exports.csv(compliance, { publisher: delivered.publisher.slug })) text += chunk
-    const all = new Set(text.trim().split('\n').slice(1).map((line) => line.split(',')[0]))
+    for await (const chunk of exports.csv(compliance, { publisher: delivered.publisher.slug }))
+      text += chunk
+    const all = new Set(
+      text
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(',')[0])
+    )
     assert.sameMembers([...all], [delivered.leadId, notDelivered.leadId])
   })
 
-  test('JSON: one object per lead with its events, log indexes and the checkpoint, valid JSON', async ({ client, assert }) => {
+  test('JSON: one object per lead with its events, log indexes and the checkpoint, valid JSON', async ({
+    client,
+    assert,
+  }) => {
     const first = await sealedLead(client)
     await newLead(client, first)
-    const response = await client.get('/v1/audit-logs').qs({ format: 'json' }).bearerToken(first.key)
+    const response = await client
+      .get('/v1/audit-logs')
+      .qs({ format: 'json' })
+      .bearerToken(first.key)
     response.assertStatus(200)
     const document = JSON.parse(response.text())
     assert.equal(document.format, 'leadgate-audit-export/v1')
@@ -442,7 +684,10 @@ test.group('Audit evidence / exports', () => {
     assert.equal(document.lead_count, 2)
     assert.equal(document.event_count, 8)
     const lead = document.leads.find((l: any) => l.lead_id === first.leadId)
-    assert.deepEqual(lead.events.map((e: any) => e.lead_seq), [1, 2, 3, 4])
+    assert.deepEqual(
+      lead.events.map((e: any) => e.lead_seq),
+      [1, 2, 3, 4]
+    )
     assert.isTrue(lead.events.every((e: any) => Number.isInteger(e.log_index)))
     assert.equal(lead.events[0].prev_hash, GENESIS_HASH)
     assert.equal(lead.events[1].prev_hash, lead.events[0].hash)
@@ -455,7 +700,10 @@ test.group('Audit evidence / exports', () => {
 })
 
 test.group('Audit evidence / the offline verifier', () => {
-  test('accepts a good proof bundle and rejects each kind of tampering', async ({ client, assert }) => {
+  test('accepts a good proof bundle and rejects each kind of tampering', async ({
+    client,
+    assert,
+  }) => {
     const { key, leadId } = await sealedLead(client)
     const good = await bundle(client, key, leadId)
     const trusted = ['--public-key', signer.publicKey.toString('base64')]
@@ -490,12 +738,19 @@ test.group('Audit evidence / the offline verifier', () => {
     assert.include(gap.stdout, 'entries are missing')
 
     const other = generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x!
-    const wrongKey = await verifier(file('bundle.json', good), '--public-key', Buffer.from(other, 'base64url').toString('base64'))
+    const wrongKey = await verifier(
+      file('bundle.json', good),
+      '--public-key',
+      Buffer.from(other, 'base64url').toString('base64')
+    )
     assert.equal(wrongKey.code, 1)
     assert.include(wrongKey.stdout, 'carries no signature by this key')
 
     const forged = structuredClone(good)
-    forged.checkpoint.note = forged.checkpoint.note.replace(`\n${good.checkpoint.size}\n`, `\n${good.checkpoint.size + 1}\n`)
+    forged.checkpoint.note = forged.checkpoint.note.replace(
+      `\n${good.checkpoint.size}\n`,
+      `\n${good.checkpoint.size + 1}\n`
+    )
     const forgedNote = await verifier(file('forged.json', forged), ...trusted)
     assert.equal(forgedNote.code, 1)
 
@@ -503,18 +758,36 @@ test.group('Audit evidence / the offline verifier', () => {
     assert.equal(unusable.code, 2)
   })
 
-  test('checks a consistency proof and an export, and spots a lead removed from a full export', async ({ client, assert }) => {
+  test('checks a consistency proof and an export, and spots a lead removed from a full export', async ({
+    client,
+    assert,
+  }) => {
     const first = await sealedLead(client)
-    const before = (await client.get('/v1/audit-logs/checkpoints/latest').bearerToken(first.key)).body()
+    const before = (
+      await client.get('/v1/audit-logs/checkpoints/latest').bearerToken(first.key)
+    ).body()
     await sealedLead(client, first)
-    const after = (await client.get('/v1/audit-logs/checkpoints/latest').bearerToken(first.key)).body()
-    const consistency = await client.get('/v1/audit-logs/consistency').qs({ from: before.size, to: after.size }).bearerToken(first.key)
-    const proved = await verifier(file('consistency.json', consistency.body()), '--verifier-key', signer.verifierKey)
+    const after = (
+      await client.get('/v1/audit-logs/checkpoints/latest').bearerToken(first.key)
+    ).body()
+    const consistency = await client
+      .get('/v1/audit-logs/consistency')
+      .qs({ from: before.size, to: after.size })
+      .bearerToken(first.key)
+    const proved = await verifier(
+      file('consistency.json', consistency.body()),
+      '--verifier-key',
+      signer.verifierKey
+    )
     assert.equal(proved.code, 0, proved.stdout)
     assert.include(proved.stdout, `tree ${after.size} extends tree ${before.size}`)
 
     const own = await client.get('/v1/audit-logs').qs({ format: 'json' }).bearerToken(first.key)
-    const filtered = await verifier(file('own.json', own.text()), '--verifier-key', signer.verifierKey)
+    const filtered = await verifier(
+      file('own.json', own.text()),
+      '--verifier-key',
+      signer.verifierKey
+    )
     assert.equal(filtered.code, 0, filtered.stdout)
     assert.include(filtered.stdout, 'JSON export')
     assert.include(filtered.stdout, '8 entries of 2 leads')
@@ -527,14 +800,23 @@ test.group('Audit evidence / the offline verifier', () => {
     assert.equal((await verifier(file('forged.csv', forgedCsv))).code, 1)
 
     // The operator's full export rebuilds the signed root; without one lead it cannot.
-    const full = await client.get('/v1/audit-logs').qs({ format: 'json' }).bearerToken(await operatorKey())
+    const full = await client
+      .get('/v1/audit-logs')
+      .qs({ format: 'json' })
+      .bearerToken(await operatorKey())
     full.assertStatus(200)
-    const complete = await verifier(file('full.json', full.text()), '--verifier-key', signer.verifierKey)
+    const complete = await verifier(
+      file('full.json', full.text()),
+      '--verifier-key',
+      signer.verifierKey
+    )
     assert.include(complete.stdout, 'rebuild the signed root')
     assert.notInclude(complete.stdout, 'missing: entries were removed')
     const lines = full.text().split('\n')
     const victim = lines.findIndex((line) => line.includes(first.leadId))
-    const without = [...lines.slice(0, victim), ...lines.slice(victim + 1)].join('\n').replace('[\n,', '[\n')
+    const without = [...lines.slice(0, victim), ...lines.slice(victim + 1)]
+      .join('\n')
+      .replace('[\n,', '[\n')
     const cut = await verifier(file('cut.json', without), '--verifier-key', signer.verifierKey)
     assert.equal(cut.code, 1)
     assert.include(cut.stdout, 'missing: entries were removed from the export or the log')
@@ -544,47 +826,92 @@ test.group('Audit evidence / the offline verifier', () => {
 test.group('Audit evidence / tampering behind the application’s back', (group) => {
   group.teardown(() => rmSync(OUT, { recursive: true, force: true }))
 
-  test('an altered entry is named by lead, lead_seq and log_index; the offline verifier refuses it too', async ({ client, assert }) => {
+  test('an altered entry is named by lead, lead_seq and log_index; the offline verifier refuses it too', async ({
+    client,
+    assert,
+  }) => {
     const { key, leadId } = await sealedLead(client)
-    const original = await db.from('audit.entries').where({ lead_id: leadId, lead_seq: 2 }).firstOrFail()
-    const position = await db.from('audit.log_positions').where('entry_id', original.id).firstOrFail()
-    await tamperAudit('UPDATE audit.entries SET actor = $1 WHERE id = $2', ['operator:forger', original.id])
+    const original = await db
+      .from('audit.entries')
+      .where({ lead_id: leadId, lead_seq: 2 })
+      .firstOrFail()
+    const position = await db
+      .from('audit.log_positions')
+      .where('entry_id', original.id)
+      .firstOrFail()
+    await tamperAudit('UPDATE audit.entries SET actor = $1 WHERE id = $2', [
+      'operator:forger',
+      original.id,
+    ])
     try {
       const report = await verifyLog()
       assert.isFalse(report.valid)
       const failure = report.failures.find(mine(leadId))!
-      assert.deepInclude(failure, { reason: 'hash_mismatch', lead_id: leadId, lead_seq: 2, log_index: Number(position.log_index), entry_id: String(original.id) })
+      assert.deepInclude(failure, {
+        reason: 'hash_mismatch',
+        lead_id: leadId,
+        lead_seq: 2,
+        log_index: Number(position.log_index),
+        entry_id: String(original.id),
+      })
 
-      const lead = await client.get('/v1/audit-logs/verify').qs({ lead_id: leadId }).bearerToken(key)
+      const lead = await client
+        .get('/v1/audit-logs/verify')
+        .qs({ lead_id: leadId })
+        .bearerToken(key)
       assert.deepEqual(lead.body().broken_at, { lead_seq: 2, reason: 'hash_mismatch' })
 
       const offline = await verifier(file('tampered.json', await bundle(client, key, leadId)))
       assert.equal(offline.code, 1)
       assert.include(offline.stdout, 'lead_seq 2')
     } finally {
-      await tamperAudit('UPDATE audit.entries SET actor = $1 WHERE id = $2', [original.actor, original.id])
+      await tamperAudit('UPDATE audit.entries SET actor = $1 WHERE id = $2', [
+        original.actor,
+        original.id,
+      ])
     }
     assert.isEmpty((await verifyLog()).failures.filter(mine(leadId)))
   })
 
-  test('deleting a lead’s whole trail, head and positions included, breaks the signed checkpoints', async ({ client, assert }) => {
+  test('deleting a lead’s whole trail, head and positions included, breaks the signed checkpoints', async ({
+    client,
+    assert,
+  }) => {
     const { leadId } = await sealedLead(client)
     await sealedLead(client) // the trail is not the last thing in the tree
     const entries = await db.from('audit.entries').where('lead_id', leadId).orderBy('id')
-    const positions = await db.from('audit.log_positions').whereIn('entry_id', entries.map((e) => e.id)).orderBy('log_index')
+    const positions = await db
+      .from('audit.log_positions')
+      .whereIn(
+        'entry_id',
+        entries.map((e) => e.id)
+      )
+      .orderBy('log_index')
     const head = await db.from('audit.chain_heads').where('lead_id', leadId).firstOrFail()
     const first = Number(positions[0].log_index)
 
-    await tamperAudit('DELETE FROM audit.log_positions WHERE entry_id = ANY($1::bigint[])', [entries.map((e) => e.id)], 'audit.log_positions')
+    await tamperAudit(
+      'DELETE FROM audit.log_positions WHERE entry_id = ANY($1::bigint[])',
+      [entries.map((e) => e.id)],
+      'audit.log_positions'
+    )
     await tamperAudit('DELETE FROM audit.entries WHERE lead_id = $1', [leadId])
-    await tamperAudit('DELETE FROM audit.chain_heads WHERE lead_id = $1', [leadId], 'audit.chain_heads')
+    await tamperAudit(
+      'DELETE FROM audit.chain_heads WHERE lead_id = $1',
+      [leadId],
+      'audit.chain_heads'
+    )
     try {
       const report = await verifyLog()
       assert.isFalse(report.valid)
-      const missing = report.failures.find((f) => f.reason === 'missing_leaf' && f.log_index === first)
+      const missing = report.failures.find(
+        (f) => f.reason === 'missing_leaf' && f.log_index === first
+      )
       assert.exists(missing, JSON.stringify(report.failures))
       assert.include(missing!.detail, `log_index ${first} to ${first + 3}`)
-      const mismatch = report.failures.find((f) => f.reason === 'checkpoint_root_mismatch' && f.checkpoint_size! > first)
+      const mismatch = report.failures.find(
+        (f) => f.reason === 'checkpoint_root_mismatch' && f.checkpoint_size! > first
+      )
       assert.exists(mismatch, 'a checkpoint that covered the trail no longer matches')
     } finally {
       await asAdmin(async (admin) => {
@@ -596,14 +923,15 @@ test.group('Audit evidence / tampering behind the application’s back', (group)
           )
         }
         for (const position of positions) {
-          await admin.query('INSERT INTO audit.log_positions (log_index, entry_id) VALUES ($1, $2)', [position.log_index, position.entry_id])
+          await admin.query(
+            'INSERT INTO audit.log_positions (log_index, entry_id) VALUES ($1, $2)',
+            [position.log_index, position.entry_id]
+          )
         }
-        await admin.query('INSERT INTO audit.chain_heads (lead_id, publisher_id, last_seq, last_hash) VALUES ($1, $2, $3, $4)', [
-          head.lead_id,
-          head.publisher_id,
-          head.last_seq,
-          head.last_hash,
-        ])
+        await admin.query(
+          'INSERT INTO audit.chain_heads (lead_id, publisher_id, last_seq, last_hash) VALUES ($1, $2, $3, $4)',
+          [head.lead_id, head.publisher_id, head.last_seq, head.last_hash]
+        )
       })
     }
     const restored = await verifyLog()
@@ -611,12 +939,19 @@ test.group('Audit evidence / tampering behind the application’s back', (group)
     assert.notProperty(restored.failure_counts, 'checkpoint_root_mismatch')
   })
 
-  test('a checkpoint re-signed with another key fails its signature check', async ({ client, assert }) => {
+  test('a checkpoint re-signed with another key fails its signature check', async ({
+    client,
+    assert,
+  }) => {
     await sealedLead(client)
     const stored = await db.from('audit.checkpoints').orderBy('size', 'desc').firstOrFail()
     const impostor = new CheckpointSigner(signer.origin, generateKeyPairSync('ed25519').privateKey)
     const forged = impostor.sign(Number(stored.size), stored.root)
-    await tamperAudit('UPDATE audit.checkpoints SET key_id = $1, signature = $2, note = $3 WHERE size = $4', [forged.key_id, forged.signature, forged.note, stored.size], 'audit.checkpoints')
+    await tamperAudit(
+      'UPDATE audit.checkpoints SET key_id = $1, signature = $2, note = $3 WHERE size = $4',
+      [forged.key_id, forged.signature, forged.note, stored.size],
+      'audit.checkpoints'
+    )
     try {
       const report = await verifyLog()
       assert.isFalse(report.valid)
@@ -625,14 +960,24 @@ test.group('Audit evidence / tampering behind the application’s back', (group)
       assert.include(failure!.detail, 'no signature by')
       assert.notProperty(report.failure_counts, 'checkpoint_root_mismatch')
     } finally {
-      await tamperAudit('UPDATE audit.checkpoints SET key_id = $1, signature = $2, note = $3 WHERE size = $4', [stored.key_id, stored.signature, stored.note, stored.size], 'audit.checkpoints')
+      await tamperAudit(
+        'UPDATE audit.checkpoints SET key_id = $1, signature = $2, note = $3 WHERE size = $4',
+        [stored.key_id, stored.signature, stored.note, stored.size],
+        'audit.checkpoints'
+      )
     }
     assert.notProperty((await verifyLog()).failure_counts, 'checkpoint_signature_invalid')
   })
 
-  test('a fork (a second entry with the same lead_seq) is refused by the database, even for the superuser', async ({ client, assert }) => {
+  test('a fork (a second entry with the same lead_seq) is refused by the database, even for the superuser', async ({
+    client,
+    assert,
+  }) => {
     const { leadId } = await sealedLead(client)
-    const second = await db.from('audit.entries').where({ lead_id: leadId, lead_seq: 2 }).firstOrFail()
+    const second = await db
+      .from('audit.entries')
+      .where({ lead_id: leadId, lead_seq: 2 })
+      .firstOrFail()
     const fork = {
       ...second,
       id: undefined,
@@ -642,10 +987,13 @@ test.group('Audit evidence / tampering behind the application’s back', (group)
     delete fork.id
     delete fork.created_at
     fork.hash = entryHash({ ...fork, ts: second.ts })
-    const error = await db.table('audit.entries').insert(fork).then(
-      () => null,
-      (e) => e
-    )
+    const error = await db
+      .table('audit.entries')
+      .insert(fork)
+      .then(
+        () => null,
+        (e) => e
+      )
     assert.equal(error?.code, '23505')
     assert.include(error.message, 'entries_lead_seq_unique')
 
@@ -661,6 +1009,9 @@ test.group('Audit evidence / tampering behind the application’s back', (group)
         )
     )
     assert.equal(asSuperuser?.code, '23505')
-    assert.equal((await db.from('audit.entries').where('lead_id', leadId).count('* as n').first())!.n, '4')
+    assert.equal(
+      (await db.from('audit.entries').where('lead_id', leadId).count('* as n').first())!.n,
+      '4'
+    )
   })
 })

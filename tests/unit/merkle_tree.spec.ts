@@ -22,7 +22,8 @@ import {
  * writes them, recursively over the list of leaves, with their own hashing.
  */
 const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest('hex')
-const H = (left: Hex, right: Hex) => sha(Buffer.of(1), Buffer.from(left, 'hex'), Buffer.from(right, 'hex'))
+const H = (left: Hex, right: Hex) =>
+  sha(Buffer.of(1), Buffer.from(left, 'hex'), Buffer.from(right, 'hex'))
 const split = (n: number) => 2 ** Math.ceil(Math.log2(n) - 1)
 
 function mth(leaves: Hex[]): Hex {
@@ -51,7 +52,8 @@ function subproof(m: number, leaves: Hex[], complete: boolean): Hex[] {
 
 /** The tree of our implementation over the same leaves, its nodes looked up like the database does. */
 function lookupOver(leaves: Hex[]) {
-  return (key: NodeKey) => mth(leaves.slice(key.index * 2 ** key.level, (key.index + 1) * 2 ** key.level))
+  return (key: NodeKey) =>
+    mth(leaves.slice(key.index * 2 ** key.level, (key.index + 1) * 2 ** key.level))
 }
 
 function leavesOf(n: number) {
@@ -63,9 +65,16 @@ function flip(hash: Hex) {
 }
 
 /** RFC 6962 test vectors (certificate-transparency and transparency-dev test data). */
-const VECTOR_LEAVES = ['', '00', '10', '2021', '3031', '40414243', '5051525354555657', '606162636465666768696a6b6c6d6e6f'].map(
-  (hex) => leafHashOf(Buffer.from(hex, 'hex'))
-)
+const VECTOR_LEAVES = [
+  '',
+  '00',
+  '10',
+  '2021',
+  '3031',
+  '40414243',
+  '5051525354555657',
+  '606162636465666768696a6b6c6d6e6f',
+].map((hex) => leafHashOf(Buffer.from(hex, 'hex')))
 const VECTOR_ROOTS = [
   '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
   'fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125',
@@ -90,7 +99,8 @@ test.group('Merkle tree / RFC 6962 test vectors', () => {
 
   test('inclusion proofs', ({ assert }) => {
     const lookup = lookupOver(VECTOR_LEAVES)
-    const proof = (m: number, n: number) => inclusionRanges(m, n).map((range) => rangeHash(range, lookup))
+    const proof = (m: number, n: number) =>
+      inclusionRanges(m, n).map((range) => rangeHash(range, lookup))
     assert.deepEqual(proof(0, 1), [])
     assert.deepEqual(proof(0, 8), [
       '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
@@ -102,7 +112,9 @@ test.group('Merkle tree / RFC 6962 test vectors', () => {
       'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
       'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
     ])
-    assert.deepEqual(proof(2, 3), ['fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125'])
+    assert.deepEqual(proof(2, 3), [
+      'fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125',
+    ])
     assert.deepEqual(proof(1, 5), [
       '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
       '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
@@ -112,7 +124,8 @@ test.group('Merkle tree / RFC 6962 test vectors', () => {
 
   test('consistency proofs', ({ assert }) => {
     const lookup = lookupOver(VECTOR_LEAVES)
-    const proof = (m: number, n: number) => consistencyRanges(m, n).map((range) => rangeHash(range, lookup))
+    const proof = (m: number, n: number) =>
+      consistencyRanges(m, n).map((range) => rangeHash(range, lookup))
     assert.deepEqual(proof(1, 1), [])
     assert.deepEqual(proof(1, 8), [
       '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
@@ -134,7 +147,9 @@ test.group('Merkle tree / RFC 6962 test vectors', () => {
 test.group('Merkle tree / against the RFC 9162 recursion, sizes 1 to 40', () => {
   const LEAVES = leavesOf(40)
 
-  test('the frontier gives the RFC root at every size and records every completed node', ({ assert }) => {
+  test('the frontier gives the RFC root at every size and records every completed node', ({
+    assert,
+  }) => {
     const frontier = new Frontier()
     const stored = new Map<string, Hex>()
     for (let n = 1; n <= 40; n++) {
@@ -146,7 +161,10 @@ test.group('Merkle tree / against the RFC 9162 recursion, sizes 1 to 40', () => 
       const keys = frontierKeys(n)
       const restored = new Frontier(
         n,
-        keys.map((key) => ({ ...key, hash: key.level === 0 ? LEAVES[key.index] : stored.get(`${key.level}:${key.index}`)! }))
+        keys.map((key) => ({
+          ...key,
+          hash: key.level === 0 ? LEAVES[key.index] : stored.get(`${key.level}:${key.index}`)!,
+        }))
       )
       assert.equal(restored.root(), frontier.root(), `restored at size ${n}`)
     }
@@ -174,9 +192,14 @@ test.group('Merkle tree / against the RFC 9162 recursion, sizes 1 to 40', () => 
         assert.isFalse(verifyInclusion(m, n, flip(leaves[m]), proof, root))
         assert.isFalse(verifyInclusion(m, n, leaves[m], proof, flip(root)))
         if (n > 1) {
-          assert.isFalse(verifyInclusion((m + 1) % n, n, leaves[m], proof, root), `wrong index ${m}`)
+          assert.isFalse(
+            verifyInclusion((m + 1) % n, n, leaves[m], proof, root),
+            `wrong index ${m}`
+          )
           assert.isFalse(verifyInclusion(m, n, leaves[m], proof.slice(0, -1), root))
-          assert.isFalse(verifyInclusion(m, n, leaves[m], [...proof.slice(0, -1), flip(proof.at(-1)!)], root))
+          assert.isFalse(
+            verifyInclusion(m, n, leaves[m], [...proof.slice(0, -1), flip(proof.at(-1)!)], root)
+          )
         }
         assert.isFalse(verifyInclusion(m, n, leaves[m], [...proof, root], root))
         assert.isFalse(verifyInclusion(n, n, leaves[m], proof, root))
@@ -198,7 +221,9 @@ test.group('Merkle tree / against the RFC 9162 recursion, sizes 1 to 40', () => 
         assert.isFalse(verifyConsistency(m, n, first, flip(second), proof))
         if (proof.length > 0) {
           assert.isFalse(verifyConsistency(m, n, first, second, proof.slice(1)))
-          assert.isFalse(verifyConsistency(m, n, first, second, [flip(proof[0]), ...proof.slice(1)]))
+          assert.isFalse(
+            verifyConsistency(m, n, first, second, [flip(proof[0]), ...proof.slice(1)])
+          )
         }
         assert.isFalse(verifyConsistency(m, n, first, second, [...proof, second]))
         if (m < n) {
@@ -215,7 +240,9 @@ test.group('Merkle tree / against the RFC 9162 recursion, sizes 1 to 40', () => 
 })
 
 test.group('Merkle tree / the dependency-free verifier agrees', () => {
-  test('bin/verify_audit.mjs computes the same roots and accepts exactly the same proofs', async ({ assert }) => {
+  test('bin/verify_audit.mjs computes the same roots and accepts exactly the same proofs', async ({
+    assert,
+  }) => {
     const offline = await import(pathToFileURL(app.makePath('bin/verify_audit.mjs')).href)
     const LEAVES = leavesOf(40)
     for (let n = 1; n <= 40; n++) {
