@@ -173,25 +173,75 @@ const schemas = {
     reasons: arrayOf(ref('Reason')),
     created_at: ref('Timestamp'),
   }),
-  Lead: record({
-    id: ref('Id'),
-    publisher: ref('Slug'),
-    status: ref('LeadStatus'),
-    environment: ref('Environment'),
-    channel: {
-      type: 'string',
-      description: 'How the lead arrived: `api`, `request`, `form` or `upload`.',
-    },
-    contact: { type: 'object', description: 'As delivered (see Contact).' },
-    provenance: ref('ProvenanceView'),
-    consent: { type: 'object', description: 'As delivered (see Consent).' },
-    attributes: { type: 'object', description: 'As delivered (see Attributes).' },
-    quality_check: ref('QualityCheck'),
-    reasons: arrayOf(ref('Reason')),
-    created_at: ref('Timestamp'),
-  }),
+  Lead: withOptional(
+    record({
+      id: ref('Id'),
+      publisher: {
+        ...nullable(ref('Slug')),
+        description: "The delivering publisher's slug; null for buyers, who see the label only.",
+      },
+      status: ref('LeadStatus'),
+      environment: ref('Environment'),
+      channel: {
+        type: 'string',
+        description: 'How the lead arrived: `api`, `request`, `form` or `upload`.',
+      },
+      contact: { type: 'object', description: 'As delivered (see Contact).' },
+      provenance: ref('ProvenanceView'),
+      consent: { type: 'object', description: 'As delivered (see Consent).' },
+      attributes: { type: 'object', description: 'As delivered (see Attributes).' },
+      quality_check: ref('QualityCheck'),
+      reasons: arrayOf(ref('Reason')),
+      created_at: ref('Timestamp'),
+    }),
+    {
+      buyer_id: {
+        ...nullable(ref('Id')),
+        description: 'Operator only: the buyer the lead was sold to.',
+      },
+      price_cents: {
+        ...nullable({ type: 'integer' }),
+        description: 'Operator and the buying buyer: what the buyer pays.',
+      },
+      payout_cents: {
+        ...nullable({ type: 'integer' }),
+        description: 'Operator and the delivering publisher: what the publisher earns.',
+      },
+      currency: nullable({ type: 'string', pattern: '^[A-Z]{3}$' }),
+      unsold_reason: {
+        ...nullable({
+          type: 'string',
+          enum: ['no_rule', 'criteria', 'outside_schedule', 'cap_reached'],
+        }),
+        description: 'Operator only: why an accepted lead has no buyer yet.',
+      },
+      routing: {
+        description: 'Operator only: the routing decision.',
+        oneOf: [
+          { type: 'null' },
+          record({
+            buyer_id: ref('Id'),
+            rule_id: ref('Id'),
+            price_cents: { type: 'integer' },
+            payout_cents: { type: 'integer' },
+            currency: { type: 'string' },
+            matched_at: ref('Timestamp'),
+          }),
+          record({
+            unsold_reason: nullable({ type: 'string' }),
+            routed_at: nullable(ref('Timestamp')),
+          }),
+        ],
+      },
+    }
+  ),
   LeadPage: page('Lead'),
   RequestStatusView: record({ id: ref('Id'), status: ref('RequestStatus') }),
+}
+
+/** Fields only some readers see: present for them, absent for the others. */
+function withOptional(schema: Record<string, any>, optional: Record<string, unknown>) {
+  return { ...schema, properties: { ...schema.properties, ...optional } }
 }
 
 const submissionExample = {
@@ -262,6 +312,18 @@ const leadFilters = [
   { name: 'label', in: 'query', description: 'Label slug.', schema: ref('Slug') },
   { name: 'from', in: 'query', description: 'Created at or after.', schema: ref('Timestamp') },
   { name: 'to', in: 'query', description: 'Created before.', schema: ref('Timestamp') },
+  {
+    name: 'unsold',
+    in: 'query',
+    description: 'Accepted leads without (true) or with (false) a buyer.',
+    schema: { type: 'boolean' },
+  },
+  {
+    name: 'buyer_id',
+    in: 'query',
+    description: 'Operator only (403 `filter_not_allowed` otherwise): leads sold to this buyer.',
+    schema: ref('Id'),
+  },
 ]
 
 export const leads: Section = {

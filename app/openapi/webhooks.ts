@@ -359,7 +359,6 @@ export const webhooks: Section = {
           example: { status: 'exhausted', type: 'lead.received' },
         },
         success: { status: 202, description: 'The task.', schema: ref('RecoveryTask') },
-        errors: [409],
       }),
     },
     '/v1/webhook-deliveries/{id}': {
@@ -408,6 +407,7 @@ export const webhooks: Section = {
         scope: 'submit',
         body: { schema: ref('RecoveryRequest'), example: { since: '2025-01-30T00:00:00Z' } },
         success: { status: 202, description: 'The task.', schema: ref('RecoveryTask') },
+        errors: [409],
       }),
     },
     '/v1/events/{event_id}/replay': {
