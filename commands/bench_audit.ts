@@ -1,5 +1,5 @@
 import { spawn, execFile } from 'node:child_process'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createWriteStream, existsSync, readFileSync } from 'node:fs'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -86,6 +86,7 @@ export default class BenchAudit extends BaseCommand {
         `${exported.peakRssMb} MB exporting ${exported.rows}`
     )
     const offline = await this.verifyOffline(exported.file, exported.checkpointFile)
+    await rm(exported.file)
 
     await this.report({
       entries: verify.value.entries,

@@ -20,19 +20,21 @@ export default class QueueWork extends BaseCommand {
     const { default: webhooksConfig } = await import('#config/webhooks')
     const { WebhookRuntime } = await import('#webhooks/runtime')
     const { startRoutingWorker } = await import('#jobs/route_lead')
+    const { startAuditSealer } = await import('#jobs/seal_audit_log')
     const runtime = new WebhookRuntime({ concurrency: this.concurrency })
     await runtime.start()
     const stopRouting = await startRoutingWorker()
+    const stopSealer = startAuditSealer()
     this.logger.info(
-      `webhook worker running (queue "${webhooksConfig.queue.name}", prefix "${webhooksConfig.queue.prefix}", concurrency ${this.concurrency ?? webhooksConfig.queue.concurrency})`
+      `worker running: routing, audit sealer, webhooks (queue "${webhooksConfig.queue.name}", prefix "${webhooksConfig.queue.prefix}", concurrency ${this.concurrency ?? webhooksConfig.queue.concurrency})`
     )
 
     let stopping = false
     const stop = async () => {
       if (stopping) return
       stopping = true
-      this.logger.info('webhook worker stopping')
-      await Promise.all([runtime.stop(), stopRouting()])
+      this.logger.info('worker stopping')
+      await Promise.all([runtime.stop(), stopRouting(), stopSealer()])
       await this.terminate()
     }
     process.once('SIGTERM', stop)

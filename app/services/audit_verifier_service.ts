@@ -53,7 +53,7 @@ type ChainState = { seq: number; hash: string; headSeen: boolean }
 export default class AuditVerifierService {
   constructor(
     private given: CheckpointSigner | null = null,
-    private threads = Math.max(1, Math.min(2, availableParallelism())),
+    private threads = Math.max(1, Math.min(4, availableParallelism())),
     /** Tests use tiny chunks to cross many chunk boundaries. */
     private chunkLevel = CHUNK_LEVEL
   ) {}

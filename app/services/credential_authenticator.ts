@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon'
 import ApiKey from '#models/api_key'
 import OauthAccessToken from '#models/oauth_access_token'
+import type OauthClient from '#models/oauth_client'
 import Principal, { type PrincipalKind } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import type { OwnerType } from '#models/mixins/with_credential_scope'
@@ -60,7 +61,7 @@ export default class CredentialAuthenticator {
   }
 
   /** last_used_at is kept to the minute: one write per key per minute, not per request. */
-  async touch(credential: ApiKey | Credential & { lastUsedAt: DateTime | null; save(): Promise<unknown> }) {
+  async touch(credential: ApiKey | OauthClient) {
     const now = DateTime.utc()
     if (credential.lastUsedAt && now.diff(credential.lastUsedAt, 'seconds').seconds < TOUCH_EVERY_SECONDS) {
       return
