@@ -4,6 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
+import env from '#start/env'
 import services from '#config/services'
 import DatabaseSetupService from '#services/database_setup_service'
 import { SYSTEM_OPERATOR } from '#services/operator_service'
@@ -44,16 +45,37 @@ export default class BenchIntake extends BaseCommand {
   @flags.boolean({ description: 'Write a CPU profile of the server to tmp/profile', default: false })
   declare profile: boolean
 
+  @flags.number({ description: 'HTTP worker processes (WEB_CONCURRENCY); on 2 cores shared with Postgres and the load generator, 1 does best', default: 1 })
+  declare workers: number
+
+  @flags.boolean({ description: 'Measure the compiled build (node ace build) rather than the TypeScript sources', default: true, showNegatedVariantInHelp: true })
+  declare build: boolean
+
   async run() {
     const port = 3390
     await new DatabaseSetupService().prepare({ fresh: true })
     const publishers = await this.seed()
     this.logger.info(`seeded ${publishers.length} live publishers in ${services.databaseName}`)
 
-    const profiling = this.profile ? ['--cpu-prof', '--cpu-prof-dir=tmp/profile'] : []
-    const server = spawn(process.execPath, [...profiling, '--import', '@poppinss/ts-exec', 'bin/server.ts'], {
-      cwd: this.app.appRoot,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', LOG_LEVEL: 'warn', API_RATE_LIMIT: '100000000' },
+    if (this.build) {
+      this.logger.info('building (node ace build)')
+      execFileSync(process.execPath, ['ace', 'build'], { cwd: this.app.appRoot, stdio: 'ignore' })
+    }
+    const profiling = this.profile ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/profile')}`] : []
+    const entry = this.build ? ['bin/server.js'] : ['--import', '@poppinss/ts-exec', 'bin/server.ts']
+    const server = spawn(process.execPath, [...profiling, ...entry], {
+      cwd: this.build ? this.app.makePath('build') : this.app.appRoot,
+      env: {
+        ...process.env,
+        APP_KEY: env.get('APP_KEY').release(),
+        DATABASE_URL: services.databaseUrl.href,
+        WEB_CONCURRENCY: String(this.profile ? 1 : this.workers),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'warn',
+        API_RATE_LIMIT: '100000000',
+      },
       stdio: ['ignore', 'inherit', 'inherit'],
     })
     try {
@@ -139,6 +161,7 @@ export default class BenchIntake extends BaseCommand {
     const summary = {
       date: new Date().toISOString(),
       machine,
+      server: { build: this.build, workers: this.workers },
       fixed_rate: fixed,
       full_speed: full,
       limit_tps: limit,

@@ -27,9 +27,9 @@ export async function findDuplicate(
     .filter((pair): pair is [string, string] => typeof pair[1] === 'string')
   if (keys.length === 0) return false
 
-  for (const [, value] of [...keys].sort((a, b) => a[1].localeCompare(b[1]))) {
-    await trx.rawQuery('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`dup:${publisher.id}:${value}`])
-  }
+  // Both locks in one statement, always in the same order, so two leads sharing keys cannot deadlock.
+  const values = keys.map(([, value]) => `dup:${publisher.id}:${value}`).sort()
+  await trx.rawQuery(`SELECT ${values.map(() => 'pg_advisory_xact_lock(hashtextextended(?, 0))').join(', ')}`, values)
   const since = new Date(now.getTime() - window.window_days * DAY_MS)
   const earlier = await trx
     .from('leads')

@@ -14,7 +14,9 @@ import { evaluateLead } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput } from '#services/quality/types'
 import { findDuplicate } from '#services/duplicate_finder'
+import { insertTogether } from '#services/insert_together'
 import { enqueueRouting } from '#jobs/route_lead'
+import { publisherBySlug } from '#services/publisher_directory'
 
 export type Channel = 'api' | 'request' | 'form' | 'upload'
 export type Submission = {
@@ -99,7 +101,7 @@ export default class IntakeService {
    * submit for any. Whether the principal may deliver at all is LeadPolicy's call.
    */
   async publisherFor(principal: Principal, slug: string) {
-    const publisher = await Publisher.query().where('slug', slug).preload('label').first()
+    const publisher = await publisherBySlug(slug)
     if (principal.kind === 'publisher' && publisher?.id !== principal.publisherId) {
       throw ApiProblem.forbidden('publisher_mismatch', `This key delivers for its own publisher only; "publisher" must be your publisher's slug, not "${slug}".`)
     }
@@ -137,38 +139,60 @@ export default class IntakeService {
       landing_page: input.provenance?.landing_page ?? null,
     }
 
-    await trx.table('leads').insert({
-      id: leadId,
-      publisher_id: publisher.id,
-      environment,
-      channel: lead.submission.channel,
-      status: evaluation.outcome,
-      contact: JSON.stringify({ ...input.contact, email: evaluation.normalised.email ?? input.contact.email ?? null, phone: evaluation.normalised.phone ?? input.contact.phone ?? null, country: evaluation.normalised.country }),
-      provenance: JSON.stringify(provenance),
-      consent: JSON.stringify(consent),
-      attributes: JSON.stringify(input.attributes ?? {}),
-      quality_check: JSON.stringify(evaluation.quality_check),
-      reasons: JSON.stringify(evaluation.reasons),
-      email_key: evaluation.normalised.email,
-      phone_key: evaluation.normalised.phone,
-      created_at: now,
-      updated_at: now,
-    })
+    const salt = consentValid
+      ? (
+          await this.consentEvidence.record(trx, {
+            leadId,
+            publisherId: publisher.id,
+            text: consent.text!,
+            method: submission.consentMethod,
+            pageUrl: provenance.landing_page,
+            consentedAt: new Date(consent.timestamp!),
+            ip: evaluation.normalised.ip,
+            email: evaluation.normalised.email,
+            phone: evaluation.normalised.phone,
+          })
+        ).salt
+      : null
 
-    if (consentValid) {
-      const { salt } = await this.consentEvidence.record(trx, {
-        leadId,
-        publisherId: publisher.id,
-        text: consent.text!,
-        method: submission.consentMethod,
-        pageUrl: provenance.landing_page,
-        consentedAt: new Date(consent.timestamp!),
-        ip: evaluation.normalised.ip,
-        email: evaluation.normalised.email,
-        phone: evaluation.normalised.phone,
-      })
-      await trx.table('lead_secrets').insert({ lead_id: leadId, salt })
-    }
+    // The lead, its salt and its facts row in one statement (one round trip).
+    await insertTogether(trx, [
+      trx.table('leads').insert({
+        id: leadId,
+        publisher_id: publisher.id,
+        environment,
+        channel: submission.channel,
+        status: evaluation.outcome,
+        contact: JSON.stringify({
+          ...input.contact,
+          email: evaluation.normalised.email ?? input.contact.email ?? null,
+          phone: evaluation.normalised.phone ?? input.contact.phone ?? null,
+          country: evaluation.normalised.country,
+        }),
+        provenance: JSON.stringify(provenance),
+        consent: JSON.stringify(consent),
+        attributes: JSON.stringify(input.attributes ?? {}),
+        quality_check: JSON.stringify(evaluation.quality_check),
+        reasons: JSON.stringify(evaluation.reasons),
+        email_key: evaluation.normalised.email,
+        phone_key: evaluation.normalised.phone,
+        created_at: now,
+        updated_at: now,
+      }),
+      ...(salt ? [trx.table('lead_secrets').insert({ lead_id: leadId, salt })] : []),
+      trx.table('public.lead_facts').insert({
+        lead_id: leadId,
+        publisher_id: publisher.id,
+        label_id: publisher.labelId,
+        channel: submission.channel,
+        environment,
+        status: evaluation.outcome,
+        reason_codes: evaluation.reasons.map((reason) => reason.code),
+        processing_ms: Math.round(performance.now() - lead.started),
+        created_at: now,
+        updated_at: now,
+      }),
+    ])
 
     const actor = principal.actor
     const statusAfterConsent = consentValid ? 'consented' : 'received'
@@ -184,18 +208,6 @@ export default class IntakeService {
       ],
     })
 
-    await trx.table('public.lead_facts').insert({
-      lead_id: leadId,
-      publisher_id: publisher.id,
-      label_id: publisher.labelId,
-      channel: submission.channel,
-      environment,
-      status: evaluation.outcome,
-      reason_codes: evaluation.reasons.map((reason) => reason.code),
-      processing_ms: Math.round(performance.now() - lead.started),
-      created_at: now,
-      updated_at: now,
-    })
 
     // Events go out once first validation has passed: a rejected lead sends none.
     if (evaluation.outcome !== 'rejected') {
