@@ -194,8 +194,10 @@ export function keyIdOf(name, publicKey) {
 
 /** The public key from `--public-key <base64>` or a verifier key `name+keyid+base64(0x01 ‖ key)`. */
 export function parseKey(text) {
-  if (text.includes('+') && text.split('+').length === 3 && /^[0-9a-f]{8}$/.test(text.split('+')[1])) {
-    const [name, id, encoded] = text.split('+')
+  // The name holds no '+', the key id is 8 hex digits, and the key's base64 may itself contain '+'.
+  const verifierKey = /^([^+]+)\+([0-9a-f]{8})\+([A-Za-z0-9+/]+={0,2})$/.exec(text)
+  if (verifierKey) {
+    const [, name, id, encoded] = verifierKey
     const bytes = Buffer.from(encoded, 'base64')
     if (bytes.length !== 33 || bytes[0] !== 0x01) throw new Error('the verifier key is not an Ed25519 key')
     const key = bytes.subarray(1)
