@@ -52,6 +52,12 @@ export default class BenchIntake extends BaseCommand {
   declare build: boolean
 
   async run() {
+    // The benchmark drops and recreates its database: never let it near a real one.
+    if (!services.databaseName.includes('bench')) {
+      this.logger.error(`bench:intake recreates its database; "${services.databaseName}" is not a bench database. Run it as \`npm run bench:intake\` (leadgate_bench) or set DATABASE_URL to a database named *bench*.`)
+      this.exitCode = 1
+      return
+    }
     const port = 3390
     await new DatabaseSetupService().prepare({ fresh: true })
     const publishers = await this.seed()
