@@ -10,6 +10,9 @@ type RoutingJob = { leadId: string } | Record<string, never>
 
 export const SWEEP_SCHEDULER = 'routing-sweep'
 const ENQUEUE_TIMEOUT_MS = 2000
+/** After a failed enqueue, intake stops trying for a while: the sweeper routes those leads from Postgres. */
+const SKIP_AFTER_FAILURE_MS = 5000
+let skipUntil = 0
 const queues = new Map<string, Queue<RoutingJob>>()
 let closesWithApp = false
 
@@ -40,6 +43,8 @@ export async function enqueueRouting(
 ): Promise<boolean> {
   const ids = Array.isArray(leadIds) ? leadIds : [leadIds]
   if (ids.length === 0) return true
+  // A publisher is waiting for the answer: while Redis is known to be away, do not make it wait again.
+  if (Date.now() < skipUntil) return false
   let timer: NodeJS.Timeout | undefined
   // With Redis away the client would hold the call until it reconnects; the caller is answering a publisher.
   const timeout = new Promise<never>((_, reject) => {
@@ -66,6 +71,7 @@ export async function enqueueRouting(
     await Promise.race([adding, timeout])
     return true
   } catch (error) {
+    skipUntil = Date.now() + SKIP_AFTER_FAILURE_MS
     logger.error(
       { err: error, leads: ids.length },
       'routing: could not queue; the sweeper will retry'

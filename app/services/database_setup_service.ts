@@ -21,6 +21,10 @@ export default class DatabaseSetupService {
   }
 
   async ensureDatabase(fresh: boolean) {
+    // Dropping is for the test suite and the benchmarks' own databases, never a real one.
+    if (fresh && !app.inTest && !services.databaseName.includes('bench')) {
+      throw new Error(`Refusing to drop "${services.databaseName}": only test and *bench* databases are recreated.`)
+    }
     const admin = new pg.Client({ connectionString: services.adminDatabaseUrl.href })
     await admin.connect()
     try {
