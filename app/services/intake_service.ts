@@ -72,7 +72,7 @@ export default class IntakeService {
       }
       const normalised = normaliseLead(input, publisher.country)
       const duplicate = await findDuplicate(trx, publisher, context.rules, normalised, principal.environment, now)
-      const evaluation = evaluateLead(input, { ...context, duplicate })
+      const evaluation = evaluateLead(input, { ...context, duplicate, normalised })
 
       const leadId = uuidv7()
       await this.store(trx, { leadId, publisher, principal, input, evaluation, submission, now, started })

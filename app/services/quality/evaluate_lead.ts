@@ -23,7 +23,7 @@ export const DEFAULT_CLOCK_SKEW_SECONDS = 300
  * look-up, so the same input always gives the same verdict.
  */
 export function evaluateLead(lead: LeadInput, context: EvaluationContext): Evaluation {
-  const normalised = normaliseLead(lead, context.defaultCountry)
+  const normalised = context.normalised ?? normaliseLead(lead, context.defaultCountry)
   const input: RuleInput = {
     lead,
     normalised,

@@ -80,6 +80,8 @@ export type EvaluationContext = {
   clockSkewSeconds?: number
   /** Whether the caller found an earlier lead with the same keys inside the window. */
   duplicate: boolean
+  /** `normaliseLead(lead, defaultCountry)` when the caller already has it (for the duplicate keys). */
+  normalised?: Normalised
 }
 
 /** The rules document with every default filled in. */
