@@ -1,4 +1,4 @@
-import { spawn, execFile } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { createWriteStream, existsSync, readFileSync } from 'node:fs'
 import { Readable, Transform } from 'node:stream'
@@ -11,6 +11,8 @@ import type { CommandOptions } from '@adonisjs/core/types/ace'
 import db from '@adonisjs/lucid/services/db'
 import auditConfig from '#config/audit'
 import services from '#config/services'
+import env from '#start/env'
+import { startBenchServer, stopBenchServer } from '#services/bench_server'
 import { GENESIS_HASH, entryHash } from '#services/audit_chain_service'
 import AuditSealerService from '#services/audit_sealer_service'
 import AuditVerifierService from '#services/audit_verifier_service'
@@ -48,6 +50,13 @@ export default class BenchAudit extends BaseCommand {
     default: false,
   })
   declare reuse: boolean
+
+  @flags.boolean({
+    description: 'Serve the export from the compiled build (node ace build), as deployed',
+    default: true,
+    showNegatedVariantInHelp: true,
+  })
+  declare build: boolean
 
   async run() {
     const leads = Math.ceil(this.entries / STEPS.length)
@@ -185,22 +194,18 @@ export default class BenchAudit extends BaseCommand {
       environment: 'live',
     })
     const keyPem = auditConfig.signingKey ?? (await readFile(auditConfig.devKeyPath, 'utf8'))
-    const server = spawn(process.execPath, ['--import', '@poppinss/ts-exec', 'bin/server.ts'], {
-      cwd: this.app.appRoot,
+    const server = await startBenchServer({
+      appRoot: this.app.appRoot,
+      port,
+      build: this.build,
       env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        API_RATE_LIMIT: '100000000',
+        APP_KEY: env.get('APP_KEY').release(),
+        DATABASE_URL: services.databaseUrl.href,
         AUDIT_SIGNING_KEY: keyPem,
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
     })
     try {
       const baseUrl = `http://127.0.0.1:${port}`
-      await waitFor(`${baseUrl}/v1/openapi.json`)
       const rssBeforeMb = memoryOf(server.pid!).rssMb
       const headers = { authorization: `Bearer ${secret}` }
       const checkpoint = await (
@@ -238,7 +243,7 @@ export default class BenchAudit extends BaseCommand {
         checkpointFile,
       }
     } finally {
-      server.kill('SIGTERM')
+      await stopBenchServer(server)
     }
   }
 
@@ -345,14 +350,4 @@ function memoryOf(pid: number) {
   const status = readFileSync(path, 'utf8')
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
   return { rssMb: Math.round(kb('VmRSS') / 1024), hwmMb: Math.round(kb('VmHWM') / 1024) }
-}
-
-async function waitFor(url: string) {
-  for (let attempt = 0; attempt < 120; attempt++) {
-    try {
-      if ((await fetch(url)).ok) return
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new Error(`the app did not answer at ${url}`)
 }

@@ -10,6 +10,7 @@ import DatabaseSetupService from '#services/database_setup_service'
 import { SYSTEM_OPERATOR } from '#services/operator_service'
 import PublisherService from '#services/publisher_service'
 import ApiKeyService from '#services/api_key_service'
+import { startBenchServer, stopBenchServer } from '#services/bench_server'
 
 const RULES = {
   required_fields: ['contact.email', 'contact.phone'],
@@ -63,29 +64,19 @@ export default class BenchIntake extends BaseCommand {
     const publishers = await this.seed()
     this.logger.info(`seeded ${publishers.length} live publishers in ${services.databaseName}`)
 
-    if (this.build) {
-      this.logger.info('building (node ace build)')
-      execFileSync(process.execPath, ['ace', 'build'], { cwd: this.app.appRoot, stdio: 'ignore' })
-    }
-    const profiling = this.profile ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/profile')}`] : []
-    const entry = this.build ? ['bin/server.js'] : ['--import', '@poppinss/ts-exec', 'bin/server.ts']
-    const server = spawn(process.execPath, [...profiling, ...entry], {
-      cwd: this.build ? this.app.makePath('build') : this.app.appRoot,
+    if (this.build) this.logger.info('building (node ace build)')
+    const server = await startBenchServer({
+      appRoot: this.app.appRoot,
+      port,
+      build: this.build,
+      nodeFlags: this.profile ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/profile')}`] : [],
       env: {
-        ...process.env,
         APP_KEY: env.get('APP_KEY').release(),
         DATABASE_URL: services.databaseUrl.href,
         WEB_CONCURRENCY: String(this.profile ? 1 : this.workers),
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        API_RATE_LIMIT: '100000000',
       },
-      stdio: ['ignore', 'inherit', 'inherit'],
     })
     try {
-      await waitFor(`http://127.0.0.1:${port}/v1/openapi.json`)
       const baseUrl = `http://127.0.0.1:${port}`
       this.logger.info('warming up (5 s at full speed)')
       await this.load({ baseUrl, publishers, steps: [{ name: 'warmup', connections: this.connections, duration: 5 }] })
@@ -98,12 +89,12 @@ export default class BenchIntake extends BaseCommand {
           { name: 'full', connections: this.connections, duration: this.duration },
         ],
       })
-      await stop(server)
+      await stopBenchServer(server)
       this.logger.info('running the raw-SQL limit (pgbench, 15 s)')
       const limit = this.pgbenchLimit()
       await this.report(fixed, full, limit)
     } finally {
-      if (server.exitCode === null) await stop(server)
+      await stopBenchServer(server)
     }
   }
 
@@ -185,26 +176,4 @@ export default class BenchIntake extends BaseCommand {
     await writeFile(this.app.makePath('tmp/bench/intake.json'), JSON.stringify(summary, null, 2))
     this.logger.info('figures written to tmp/bench/intake.json')
   }
-}
-
-/** SIGTERM, then wait: a profiled server writes its profile on the way out. */
-function stop(server: ReturnType<typeof spawn>) {
-  return new Promise<void>((resolve) => {
-    const force = setTimeout(() => server.kill('SIGKILL'), 30_000)
-    server.once('exit', () => {
-      clearTimeout(force)
-      resolve()
-    })
-    server.kill('SIGTERM')
-  })
-}
-
-async function waitFor(url: string) {
-  for (let attempt = 0; attempt < 120; attempt++) {
-    try {
-      if ((await fetch(url)).ok) return
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  throw new Error(`the app did not answer at ${url}`)
 }

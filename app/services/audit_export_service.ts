@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream'
-import { stringify } from 'csv-stringify/sync'
 import type Principal from '#auth/principal'
 import { CheckpointSigner } from '#services/audit_signing'
 import AuditSnapshot from '#services/audit_snapshot'
@@ -59,34 +58,30 @@ export default class AuditExportService {
     return this.given ?? CheckpointSigner.configured()
   }
 
+  /**
+   * Written by Postgres itself (COPY … CSV): the rows never become
+   * JavaScript values, so a million events cost the server next to no CPU
+   * and a few socket buffers of memory. RFC 4180 quoting; null is empty.
+   */
   csv(principal: Principal, filters: ExportFilters): Readable {
     const { where, params } = this.scope(principal, filters)
-    const next = params.length + 1
-    // In id order both tables merge; bounding the positions too keeps each batch from rescanning them.
-    const sql = (first: boolean) =>
-      `SELECT ${columns('p.log_index')} FROM audit.entries e
-       LEFT JOIN audit.log_positions p ON p.entry_id = e.id ${first ? '' : `AND p.entry_id > $${next}`}
-       ${clause([...where, ...(first ? [] : [`e.id > $${next}`])])} ORDER BY e.id LIMIT ${BATCH}`
-    const lines = async function* () {
-      yield stringify([], { header: true, columns: [...CSV_COLUMNS] })
-      for await (const rows of batches(sql, params, (last) => [last[0]])) {
-        yield stringify(
-          rows.map((row) => [
-            row[1],
-            row[3],
-            row[4],
-            row[5],
-            isoFromPg(row[6]!),
-            row[7],
-            row[8],
-            row[9],
-            row[10],
-            row[11],
-          ])
+    const rows = async function* () {
+      const snapshot = await AuditSnapshot.open()
+      try {
+        const inlined = where.map((sql) =>
+          sql.replace(/\$(\d+)/g, (_, n) => snapshot.literal(literalOf(params[Number(n) - 1])))
         )
+        const query = `SELECT e.lead_id, p.log_index, e.lead_seq, e.event,
+            to_char(e.ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS ts,
+            e.actor, e.status_from, e.status_to, e.prev_hash, e.hash
+          FROM audit.entries e LEFT JOIN audit.log_positions p ON p.entry_id = e.id
+          ${clause(inlined)} ORDER BY e.id`
+        yield* snapshot.copyOut(query, 'FORMAT csv, HEADER true')
+      } finally {
+        await snapshot.close()
       }
     }
-    return Readable.from(lines(), { highWaterMark: 1 })
+    return Readable.from(rows(), { highWaterMark: 1 })
   }
 
   /**
@@ -234,6 +229,10 @@ async function* batches(
 
 function clause(where: string[]) {
   return where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''
+}
+
+function literalOf(value: unknown) {
+  return value instanceof Date ? value.toISOString() : String(value)
 }
 
 function describe(filters: ExportFilters) {

@@ -1,5 +1,6 @@
 import pg from 'pg'
 import QueryStream from 'pg-query-stream'
+import { to as copyTo } from 'pg-copy-streams'
 import services from '#config/services'
 
 /** Every column as the text Postgres sent: parsing is left to whoever needs a value. */
@@ -69,6 +70,19 @@ export default class AuditSnapshot {
         types: RAW_TYPES,
       })
     )
+  }
+
+  /**
+   * `COPY (query) TO STDOUT`: Postgres writes the file itself and the bytes
+   * pass through untouched, with the socket's own backpressure. COPY takes
+   * no parameters: values must be inlined with `literal`.
+   */
+  copyOut(query: string, options: string): AsyncIterable<Buffer> {
+    return this.client.query(copyTo(`COPY (${query}) TO STDOUT WITH (${options})`))
+  }
+
+  literal(value: string) {
+    return this.client.escapeLiteral(value)
   }
 
   /** Ending the connection ends the read-only transaction with it, even with a cursor half read. */
