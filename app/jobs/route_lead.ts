@@ -20,6 +20,8 @@ let closesWithApp = false
 export function routingQueue(prefix = routingConfig.prefix) {
   let queue = queues.get(prefix)
   if (!queue) {
+    // A request still in flight at shutdown must not open a connection nobody will close.
+    if (app.isTerminating || app.isTerminated) throw new Error('the application is shutting down')
     if (!closesWithApp) {
       closesWithApp = true
       app.terminating(() => closeRoutingQueues())
