@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { type Part, rawPart } from '#services/insert_together'
 
 export const GENESIS_HASH = '0'.repeat(64)
 const DOMAIN = 'leadgate-audit/v1\n'
@@ -157,6 +158,30 @@ export default class AuditChainService {
       [last.lead_seq, last.hash, input.leadId, ...entries.flatMap(bindings)]
     )
     return withIds(entries, result.rows)
+  }
+
+  /**
+   * The first entries of a lead created in the caller's transaction, as
+   * INSERTs to send with its other writes (`insertTogether`): the chain head
+   * and the entries. A new lead id has no trail anyone could race with.
+   */
+  startTrailInserts(input: AppendInput): Part[] {
+    input.entries.forEach(assertShape)
+    if (input.entries[0]?.statusFrom !== null) {
+      throw new Error('A new trail starts with an entry that has no statusFrom')
+    }
+    const entries = this.chain(input, 0, GENESIS_HASH, new Date())
+    const last = entries[entries.length - 1]
+    return [
+      rawPart(
+        'INSERT INTO audit.chain_heads (lead_id, publisher_id, last_seq, last_hash) VALUES (?, ?, ?, ?)',
+        [input.leadId, input.publisherId, last.lead_seq, last.hash]
+      ),
+      rawPart(
+        `INSERT INTO audit.entries (${COLUMNS}) VALUES ${entries.map(() => ROW).join(', ')}`,
+        entries.flatMap(bindings)
+      ),
+    ]
   }
 
   /** A lead's entries in order, limited to one publisher's unless `publisherId` is null (operator). */

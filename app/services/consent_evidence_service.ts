@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { normaliseEmail, normaliseIp } from '#services/quality/normalise'
+import { insertTogether, rawPart } from '#services/insert_together'
 
 export type ConsentMethod = 'checkbox' | 'form_submit' | 'api' | 'upload'
 
@@ -36,6 +37,8 @@ export type ConsentEvidence = {
 }
 
 const SALT_BYTES = 32
+/** Digests of wordings known to be committed (see ensureText). */
+const committedTexts = new Set<string>()
 
 export function textDigest(text: string) {
   return createHash('sha256').update(text, 'utf8').digest('hex')
@@ -90,26 +93,38 @@ export default class ConsentEvidenceService {
    * there is what makes the commitments unlinkable after erasure.
    */
   async record(trx: TransactionClientContract, input: EvidenceInput) {
+    const { salt, insert } = await this.prepare(trx, input)
+    const [evidence] = await insertTogether(trx, [insert])
+    return { salt, evidence: evidence as ConsentEvidence }
+  }
+
+  /**
+   * The evidence as an INSERT for the caller to send with its other writes
+   * (`insertTogether`): the wording is made sure of first, so the insert
+   * always writes its one row (RETURNING it), and the lead's new salt.
+   */
+  async prepare(trx: TransactionClientContract, input: EvidenceInput) {
     const salt = randomBytes(SALT_BYTES)
     const digest = textDigest(input.text)
-    const values = [
-      input.leadId,
-      input.publisherId,
-      input.method,
-      input.pageUrl,
-      input.consentedAt,
-      commitment(salt, 'ip', input.ip),
-      commitment(salt, 'email', input.email),
-      commitment(salt, 'phone', input.phone),
-      digest,
-    ]
-    // Known wording (the usual case): one statement.
-    let evidence = await this.insertEvidence(trx, values)
-    if (!evidence) {
-      await this.storeText(trx, input.text, digest)
-      evidence = await this.insertEvidence(trx, values)
-    }
-    return { salt, evidence: evidence! }
+    await this.ensureText(trx, input.text, digest)
+    const insert = rawPart(
+      `INSERT INTO audit.consent_evidence (${EVIDENCE_COLUMNS})
+       SELECT ?::uuid, ?::uuid, t.digest, t.version, ?::text, ?::text, ?::timestamptz, ?::char(64), ?::char(64), ?::char(64)
+       FROM audit.consent_texts t WHERE t.digest = ?
+       RETURNING *`,
+      [
+        input.leadId,
+        input.publisherId,
+        input.method,
+        input.pageUrl,
+        input.consentedAt,
+        commitment(salt, 'ip', input.ip),
+        commitment(salt, 'email', input.email),
+        commitment(salt, 'phone', input.phone),
+        digest,
+      ]
+    )
+    return { salt, insert }
   }
 
   async evidenceFor(
@@ -136,15 +151,16 @@ export default class ConsentEvidenceService {
     return (row?.salt as Buffer | undefined) ?? null
   }
 
-  private async insertEvidence(trx: TransactionClientContract, values: unknown[]) {
-    const result = await trx.rawQuery(
-      `INSERT INTO audit.consent_evidence (${EVIDENCE_COLUMNS})
-       SELECT ?::uuid, ?::uuid, t.digest, t.version, ?::text, ?::text, ?::timestamptz, ?::char(64), ?::char(64), ?::char(64)
-       FROM audit.consent_texts t WHERE t.digest = ?
-       RETURNING *`,
-      values as any[]
-    )
-    return (result.rows[0] ?? null) as ConsentEvidence | null
+  /**
+   * Wordings are few and never change or go away (the audit schema refuses
+   * it), so one seen committed is remembered for the life of the process and
+   * costs no round trip again.
+   */
+  private async ensureText(trx: TransactionClientContract, text: string, digest: string) {
+    if (committedTexts.has(digest)) return
+    const found = await trx.rawQuery('SELECT 1 FROM audit.consent_texts WHERE digest = ?', [digest])
+    if (found.rows.length > 0) committedTexts.add(digest)
+    else await this.storeText(trx, text, digest)
   }
 
   /**

@@ -15,6 +15,7 @@ import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput } from '#services/quality/types'
 import { findDuplicate } from '#services/duplicate_finder'
 import { insertTogether } from '#services/insert_together'
+import { fanOut } from '#webhooks/fan_out'
 import { enqueueRouting } from '#jobs/route_lead'
 import { publisherBySlug } from '#services/publisher_directory'
 
@@ -42,7 +43,11 @@ export default class IntakeService {
     protected idempotency: IdempotencyService
   ) {}
 
-  async submit(principal: Principal, input: LeadInput, submission: Submission): Promise<StoredAnswer & { replayed?: boolean }> {
+  async submit(
+    principal: Principal,
+    input: LeadInput,
+    submission: Submission
+  ): Promise<StoredAnswer & { replayed?: boolean }> {
     const publisher = await this.publisherFor(principal, input.publisher)
     const started = performance.now()
 
@@ -55,45 +60,80 @@ export default class IntakeService {
     return answer
   }
 
-  private record(principal: Principal, publisher: Publisher, input: LeadInput, submission: Submission, started: number) {
-    return this.tenancy.run(publisher, async (trx): Promise<StoredAnswer & { replayed?: boolean }> => {
-      if (submission.idempotency && principal.credentialId) {
-        const replay = await this.idempotency.claim(trx, principal.credentialId, submission.idempotency.key, submission.idempotency.digest)
-        if (replay) return { ...replay, replayed: true }
-      }
+  private record(
+    principal: Principal,
+    publisher: Publisher,
+    input: LeadInput,
+    submission: Submission,
+    started: number
+  ) {
+    return this.tenancy.run(
+      publisher,
+      async (trx): Promise<StoredAnswer & { replayed?: boolean }> => {
+        if (submission.idempotency && principal.credentialId) {
+          const replay = await this.idempotency.claim(
+            trx,
+            principal.credentialId,
+            submission.idempotency.key,
+            submission.idempotency.digest
+          )
+          if (replay) return { ...replay, replayed: true }
+        }
 
-      const now = new Date()
-      const context = {
-        rules: publisher.qualityRules ?? {},
-        defaultCountry: publisher.country,
-        now,
-        consentMaxAgeDays: intakeConfig.consentMaxAgeDays,
-        clockSkewSeconds: intakeConfig.clockSkewSeconds,
-      }
-      const normalised = normaliseLead(input, publisher.country)
-      const duplicate = await findDuplicate(trx, publisher, context.rules, normalised, principal.environment, now)
-      const evaluation = evaluateLead(input, { ...context, duplicate, normalised })
+        const now = new Date()
+        const context = {
+          rules: publisher.qualityRules ?? {},
+          defaultCountry: publisher.country,
+          now,
+          consentMaxAgeDays: intakeConfig.consentMaxAgeDays,
+          clockSkewSeconds: intakeConfig.clockSkewSeconds,
+        }
+        const normalised = normaliseLead(input, publisher.country)
+        const duplicate = await findDuplicate(
+          trx,
+          publisher,
+          context.rules,
+          normalised,
+          principal.environment,
+          now
+        )
+        const evaluation = evaluateLead(input, { ...context, duplicate, normalised })
 
-      const leadId = uuidv7()
-      await this.store(trx, { leadId, publisher, principal, input, evaluation, submission, now, started })
+        const leadId = uuidv7()
+        await this.store(trx, {
+          leadId,
+          publisher,
+          principal,
+          input,
+          evaluation,
+          submission,
+          now,
+          started,
+        })
 
-      const answer: StoredAnswer = {
-        status: evaluation.outcome === 'rejected' ? 422 : 201,
-        body: {
-          id: leadId,
-          publisher: publisher.slug,
-          status: evaluation.outcome,
-          environment: principal.environment,
-          quality_check: evaluation.quality_check,
-          reasons: evaluation.reasons,
-          created_at: now.toISOString(),
-        },
+        const answer: StoredAnswer = {
+          status: evaluation.outcome === 'rejected' ? 422 : 201,
+          body: {
+            id: leadId,
+            publisher: publisher.slug,
+            status: evaluation.outcome,
+            environment: principal.environment,
+            quality_check: evaluation.quality_check,
+            reasons: evaluation.reasons,
+            created_at: now.toISOString(),
+          },
+        }
+        if (submission.idempotency && principal.credentialId) {
+          await this.idempotency.remember(
+            trx,
+            principal.credentialId,
+            submission.idempotency.key,
+            answer
+          )
+        }
+        return answer
       }
-      if (submission.idempotency && principal.credentialId) {
-        await this.idempotency.remember(trx, principal.credentialId, submission.idempotency.key, answer)
-      }
-      return answer
-    })
+    )
   }
 
   /**
@@ -103,27 +143,38 @@ export default class IntakeService {
   async publisherFor(principal: Principal, slug: string) {
     const publisher = await publisherBySlug(slug)
     if (principal.kind === 'publisher' && publisher?.id !== principal.publisherId) {
-      throw ApiProblem.forbidden('publisher_mismatch', `This key delivers for its own publisher only; "publisher" must be your publisher's slug, not "${slug}".`)
+      throw ApiProblem.forbidden(
+        'publisher_mismatch',
+        `This key delivers for its own publisher only; "publisher" must be your publisher's slug, not "${slug}".`
+      )
     }
     if (!publisher) {
-      throw ApiProblem.unprocessable([{ field: 'publisher', code: 'exists', message: `No publisher with slug "${slug}".` }])
+      throw ApiProblem.unprocessable([
+        { field: 'publisher', code: 'exists', message: `No publisher with slug "${slug}".` },
+      ])
     }
     if (principal.environment === 'live' && publisher.status !== 'live') {
-      throw ApiProblem.forbidden('publisher_not_live', `Publisher "${slug}" is ${publisher.status}: deliver with a sandbox key until the operator sets it live.`)
+      throw ApiProblem.forbidden(
+        'publisher_not_live',
+        `Publisher "${slug}" is ${publisher.status}: deliver with a sandbox key until the operator sets it live.`
+      )
     }
     return publisher
   }
 
-  private async store(trx: TransactionClientContract, lead: {
-    leadId: string
-    publisher: Publisher
-    principal: Principal
-    input: LeadInput
-    evaluation: Evaluation
-    submission: Submission
-    now: Date
-    started: number
-  }) {
+  private async store(
+    trx: TransactionClientContract,
+    lead: {
+      leadId: string
+      publisher: Publisher
+      principal: Principal
+      input: LeadInput
+      evaluation: Evaluation
+      submission: Submission
+      now: Date
+      started: number
+    }
+  ) {
     const { leadId, publisher, principal, input, evaluation, submission, now } = lead
     const environment = principal.environment
     const consentValid = evaluation.quality_check.consent === 'valid'
@@ -139,24 +190,66 @@ export default class IntakeService {
       landing_page: input.provenance?.landing_page ?? null,
     }
 
-    const salt = consentValid
-      ? (
-          await this.consentEvidence.record(trx, {
-            leadId,
-            publisherId: publisher.id,
-            text: consent.text!,
-            method: submission.consentMethod,
-            pageUrl: provenance.landing_page,
-            consentedAt: new Date(consent.timestamp!),
-            ip: evaluation.normalised.ip,
-            email: evaluation.normalised.email,
-            phone: evaluation.normalised.phone,
-          })
-        ).salt
+    const evidence = consentValid
+      ? await this.consentEvidence.prepare(trx, {
+          leadId,
+          publisherId: publisher.id,
+          text: consent.text!,
+          method: submission.consentMethod,
+          pageUrl: provenance.landing_page,
+          consentedAt: new Date(consent.timestamp!),
+          ip: evaluation.normalised.ip,
+          email: evaluation.normalised.email,
+          phone: evaluation.normalised.phone,
+        })
       : null
+    const salt = evidence?.salt ?? null
 
-    // The lead, its salt and its facts row in one statement (one round trip).
-    await insertTogether(trx, [
+    const actor = principal.actor
+    const statusAfterConsent = consentValid ? 'consented' : 'received'
+    // Events go out once first validation has passed: a rejected lead sends none.
+    const label = publisher.label?.slug ?? null
+    const events =
+      evaluation.outcome === 'rejected'
+        ? null
+        : this.outbox.prepare(
+            trx,
+            [
+              {
+                type: 'lead.received',
+                publisherId: publisher.id,
+                leadId,
+                environment,
+                data: {
+                  lead_id: leadId,
+                  publisher: publisher.slug,
+                  status: evaluation.outcome,
+                  provenance: { ...provenance, label },
+                  consent: { given: consent.given, timestamp: consent.timestamp },
+                },
+              },
+              {
+                type: 'consent.recorded',
+                publisherId: publisher.id,
+                leadId,
+                environment,
+                data: {
+                  lead_id: leadId,
+                  provenance: { source: provenance.source, campaign: provenance.campaign, label },
+                  consent: {
+                    given: consent.given,
+                    text: consent.text,
+                    timestamp: consent.timestamp,
+                    ip: consent.ip,
+                  },
+                },
+              },
+            ],
+            now
+          )
+
+    // Everything the lead leaves behind in one statement (one round trip); the evidence last, so its row is what comes back.
+    const written = await insertTogether(trx, [
       trx.table('leads').insert({
         id: leadId,
         publisher_id: publisher.id,
@@ -192,52 +285,35 @@ export default class IntakeService {
         created_at: now,
         updated_at: now,
       }),
+      ...this.audit.startTrailInserts({
+        publisherId: publisher.id,
+        leadId,
+        environment,
+        entries: [
+          { event: 'lead.received', actor, statusFrom: null, statusTo: 'received' },
+          ...(consentValid
+            ? [{ event: 'consent.captured', actor, statusFrom: 'received', statusTo: 'consented' }]
+            : []),
+          {
+            event: 'lead.validated',
+            actor: 'rule:quality',
+            statusFrom: statusAfterConsent,
+            statusTo: 'validated',
+          },
+          {
+            event: `lead.${evaluation.outcome}`,
+            actor: 'rule:quality',
+            statusFrom: 'validated',
+            statusTo: evaluation.outcome,
+          },
+        ],
+      }),
+      ...(events ? [events.insert] : []),
+      ...(evidence ? [evidence.insert] : []),
     ])
 
-    const actor = principal.actor
-    const statusAfterConsent = consentValid ? 'consented' : 'received'
-    await this.audit.append(trx, {
-      publisherId: publisher.id,
-      leadId,
-      environment,
-      entries: [
-        { event: 'lead.received', actor, statusFrom: null, statusTo: 'received' },
-        ...(consentValid ? [{ event: 'consent.captured', actor, statusFrom: 'received', statusTo: 'consented' }] : []),
-        { event: 'lead.validated', actor: 'rule:quality', statusFrom: statusAfterConsent, statusTo: 'validated' },
-        { event: `lead.${evaluation.outcome}`, actor: 'rule:quality', statusFrom: 'validated', statusTo: evaluation.outcome },
-      ],
-    })
-
-
-    // Events go out once first validation has passed: a rejected lead sends none.
-    if (evaluation.outcome !== 'rejected') {
-      const label = publisher.label?.slug ?? null
-      await this.outbox.publish(trx, [
-        {
-          type: 'lead.received',
-          publisherId: publisher.id,
-          leadId,
-          environment,
-          data: {
-            lead_id: leadId,
-            publisher: publisher.slug,
-            status: evaluation.outcome,
-            provenance: { ...provenance, label },
-            consent: { given: consent.given, timestamp: consent.timestamp },
-          },
-        },
-        {
-          type: 'consent.recorded',
-          publisherId: publisher.id,
-          leadId,
-          environment,
-          data: {
-            lead_id: leadId,
-            provenance: { source: provenance.source, campaign: provenance.campaign, label },
-            consent: { given: consent.given, text: consent.text, timestamp: consent.timestamp, ip: consent.ip },
-          },
-        },
-      ], now)
-    }
+    if (evidence && written.length !== 1)
+      throw new Error(`Consent evidence of lead ${leadId} was not written`)
+    if (events) await fanOut(trx, events.published, now)
   }
 }

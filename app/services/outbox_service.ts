@@ -2,7 +2,7 @@ import { uuidv7 } from 'uuidv7'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Environment } from '#auth/principal'
 import { assertValidEvent } from '#webhooks/event_registry'
-import { fanOut } from '#webhooks/fan_out'
+import { type PublishedEvent, fanOut } from '#webhooks/fan_out'
 
 export type OutboxEvent = {
   type: string
@@ -27,14 +27,23 @@ export default class OutboxService {
   /** Throws InvalidEventPayload (rolling the cause back) when a payload breaks its type's JSON Schema. */
   async publish(trx: TransactionClientContract, events: OutboxEvent[], now = new Date()) {
     if (events.length === 0) return []
-    const published = events.map((event) => {
+    const { insert, published } = this.prepare(trx, events, now)
+    await insert
+    await fanOut(trx, published, now)
+    return published.map(({ id }) => id)
+  }
+
+  /**
+   * The events checked against their schemas and as one INSERT, for a
+   * caller that sends it with its other writes (`insertTogether`) and then
+   * fans `published` out (`fanOut`), as `publish` does.
+   */
+  prepare(trx: TransactionClientContract, events: OutboxEvent[], now: Date) {
+    const rows = events.map((event) => {
       const id = uuidv7()
       const envelope = this.envelope(id, event.type, now, event.data)
       assertValidEvent(envelope)
-      return { event, id, envelope }
-    })
-    await trx.table('public.outbox_events').multiInsert(
-      published.map(({ event, id, envelope }) => ({
+      return {
         id,
         type: event.type,
         publisher_id: event.publisherId,
@@ -44,21 +53,17 @@ export default class OutboxService {
         payload: JSON.stringify(envelope),
         created_at: now,
         dispatched_at: now,
-      }))
-    )
-    await fanOut(
-      trx,
-      published.map(({ event, id }) => ({
-        id,
-        type: event.type,
-        publisherId: event.publisherId,
-        buyerId: event.buyerId ?? null,
-        leadId: event.leadId ?? null,
-        environment: event.environment,
-        createdAt: now,
-      })),
-      now
-    )
-    return published.map(({ id }) => id)
+      }
+    })
+    const published: PublishedEvent[] = rows.map((row) => ({
+      id: row.id,
+      type: row.type,
+      publisherId: row.publisher_id,
+      buyerId: row.buyer_id,
+      leadId: row.lead_id,
+      environment: row.environment,
+      createdAt: now,
+    }))
+    return { insert: trx.table('public.outbox_events').multiInsert(rows), published }
   }
 }
