@@ -85,7 +85,8 @@ export default class BenchIntake extends BaseCommand {
         baseUrl,
         publishers,
         steps: [
-          { name: 'fixed', rate: this.rate, connections: 16, duration: this.duration },
+          // Enough connections that the generator, not the server, never sets the pace: up to 250 ms each at this rate.
+          { name: 'fixed', rate: this.rate, connections: Math.max(this.connections, Math.ceil(this.rate / 4)), duration: this.duration },
           { name: 'full', connections: this.connections, duration: this.duration },
         ],
       })

@@ -37,8 +37,8 @@ export type ConsentEvidence = {
 }
 
 const SALT_BYTES = 32
-/** Digests of wordings known to be committed (see ensureText). */
-const committedTexts = new Set<string>()
+/** Versions of wordings known to be committed, by digest (see versionOf). */
+const committedTexts = new Map<string, number>()
 
 export function textDigest(text: string) {
   return createHash('sha256').update(text, 'utf8').digest('hex')
@@ -100,28 +100,27 @@ export default class ConsentEvidenceService {
 
   /**
    * The evidence as an INSERT for the caller to send with its other writes
-   * (`insertTogether`): the wording is made sure of first, so the insert
-   * always writes its one row (RETURNING it), and the lead's new salt.
+   * (`insertTogether`), once the wording is stored, and the lead's new salt.
    */
   async prepare(trx: TransactionClientContract, input: EvidenceInput) {
     const salt = randomBytes(SALT_BYTES)
     const digest = textDigest(input.text)
-    await this.ensureText(trx, input.text, digest)
+    const version = await this.versionOf(trx, input.text, digest)
     const insert = rawPart(
       `INSERT INTO audit.consent_evidence (${EVIDENCE_COLUMNS})
-       SELECT ?::uuid, ?::uuid, t.digest, t.version, ?::text, ?::text, ?::timestamptz, ?::char(64), ?::char(64), ?::char(64)
-       FROM audit.consent_texts t WHERE t.digest = ?
+       VALUES (?::uuid, ?::uuid, ?::char(64), ?::int, ?::text, ?::text, ?::timestamptz, ?::char(64), ?::char(64), ?::char(64))
        RETURNING *`,
       [
         input.leadId,
         input.publisherId,
+        digest,
+        version,
         input.method,
         input.pageUrl,
         input.consentedAt,
         commitment(salt, 'ip', input.ip),
         commitment(salt, 'email', input.email),
         commitment(salt, 'phone', input.phone),
-        digest,
       ]
     )
     return { salt, insert }
@@ -152,15 +151,20 @@ export default class ConsentEvidenceService {
   }
 
   /**
-   * Wordings are few and never change or go away (the audit schema refuses
-   * it), so one seen committed is remembered for the life of the process and
-   * costs no round trip again.
+   * A wording's version. Wordings are few and never change or go away (the
+   * audit schema refuses it), so one seen committed is remembered for the
+   * life of the process and costs no round trip again.
    */
-  private async ensureText(trx: TransactionClientContract, text: string, digest: string) {
-    if (committedTexts.has(digest)) return
-    const found = await trx.rawQuery('SELECT 1 FROM audit.consent_texts WHERE digest = ?', [digest])
-    if (found.rows.length > 0) committedTexts.add(digest)
-    else await this.storeText(trx, text, digest)
+  private async versionOf(trx: TransactionClientContract, text: string, digest: string) {
+    const known = committedTexts.get(digest)
+    if (known !== undefined) return known
+    const found = await this.textFor(digest, trx)
+    if (found) {
+      committedTexts.set(digest, found.version)
+      return found.version
+    }
+    await this.storeText(trx, text, digest)
+    return (await this.textFor(digest, trx))!.version
   }
 
   /**

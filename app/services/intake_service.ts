@@ -15,7 +15,7 @@ import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput } from '#services/quality/types'
 import { findDuplicate } from '#services/duplicate_finder'
 import { insertTogether } from '#services/insert_together'
-import { fanOut } from '#webhooks/fan_out'
+import { type EndpointRow, endpointsFor, fanOutTo } from '#webhooks/fan_out'
 import { enqueueRouting } from '#jobs/route_lead'
 import { publisherBySlug } from '#services/publisher_directory'
 
@@ -248,7 +248,7 @@ export default class IntakeService {
             now
           )
 
-    // Everything the lead leaves behind in one statement (one round trip); the evidence last, so its row is what comes back.
+    // Everything the lead leaves behind in one statement (one round trip), which answers the endpoints its events go to.
     const written = await insertTogether(trx, [
       trx.table('leads').insert({
         id: leadId,
@@ -308,12 +308,10 @@ export default class IntakeService {
           },
         ],
       }),
-      ...(events ? [events.insert] : []),
       ...(evidence ? [evidence.insert] : []),
+      ...(events ? [events.insert, endpointsFor(trx, events.published)] : []),
     ])
 
-    if (evidence && written.length !== 1)
-      throw new Error(`Consent evidence of lead ${leadId} was not written`)
-    if (events) await fanOut(trx, events.published, now)
+    if (events) await fanOutTo(trx, events.published, written as EndpointRow[], now)
   }
 }

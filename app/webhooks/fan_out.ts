@@ -10,7 +10,7 @@ export const TASK_CHANNEL = 'leadgate_webhook_tasks'
 
 export type PublishedEvent = EventScope & { id: string; leadId: string | null; createdAt: Date }
 
-type EndpointRow = {
+export type EndpointRow = {
   id: string
   owner_type: 'operator' | 'publisher' | 'buyer'
   publisher_id: string | null
@@ -45,11 +45,19 @@ export function deliveryRow(event: PublishedEvent, endpointId: string, now: Date
  * events do. Disabled endpoints get none; recovering their outage fills in.
  */
 export async function fanOut(client: QueryClientContract, events: PublishedEvent[], now: Date) {
-  const publisherIds = [...new Set(events.map((event) => event.publisherId).filter((id): id is string => !!id))]
-  const buyerIds = [...new Set(events.map((event) => event.buyerId).filter((id): id is string => !!id))]
-  const environments = [...new Set(events.map((event) => event.environment))]
+  return fanOutTo(client, events, await endpointsFor(client, events), now)
+}
 
-  const endpoints: EndpointRow[] = await client
+/** The endpoints that may want these events: a query the caller can also send inside another statement. */
+export function endpointsFor(client: QueryClientContract, events: PublishedEvent[]) {
+  const publisherIds = [
+    ...new Set(events.map((event) => event.publisherId).filter((id): id is string => !!id)),
+  ]
+  const buyerIds = [
+    ...new Set(events.map((event) => event.buyerId).filter((id): id is string => !!id)),
+  ]
+  const environments = [...new Set(events.map((event) => event.environment))]
+  return client
     .from('public.webhook_endpoints')
     .select('id', 'owner_type', 'publisher_id', 'buyer_id', 'environment', 'events')
     .whereIn('status', ['enabled', 'paused'])
@@ -59,12 +67,26 @@ export async function fanOut(client: QueryClientContract, events: PublishedEvent
       if (publisherIds.length) query.orWhereIn('publisher_id', publisherIds)
       if (buyerIds.length) query.orWhereIn('buyer_id', buyerIds)
     })
+}
 
+/** `fanOut` with the endpoints already read (rows of `endpointsFor`). */
+export async function fanOutTo(
+  client: QueryClientContract,
+  events: PublishedEvent[],
+  endpoints: EndpointRow[],
+  now: Date
+) {
   const rows = events.flatMap((event) =>
     endpoints
       .filter((endpoint) =>
         receives(
-          { ownerType: endpoint.owner_type, publisherId: endpoint.publisher_id, buyerId: endpoint.buyer_id, environment: endpoint.environment, events: endpoint.events },
+          {
+            ownerType: endpoint.owner_type,
+            publisherId: endpoint.publisher_id,
+            buyerId: endpoint.buyer_id,
+            environment: endpoint.environment,
+            events: endpoint.events,
+          },
           event
         )
       )
