@@ -23,15 +23,19 @@ test.group('Shutdown', () => {
       env: {
         ...process.env,
         NODE_ENV: 'test',
-        LOG_LEVEL: 'fatal',
+        LOG_LEVEL: 'error',
         HOST: '127.0.0.1',
         PORT: String(port),
         DATABASE_URL: services.databaseUrl.href,
         REDIS_URL: services.redisUrl.href,
         API_RATE_LIMIT: '100000',
       },
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'pipe'],
     })
+    // The server's own account, for the assertion messages: a failure here must say why.
+    let log = ''
+    server.stdout!.on('data', (chunk) => (log += chunk))
+    server.stderr!.on('data', (chunk) => (log += chunk))
     const exited = once(server, 'exit')
     try {
       const base = `http://127.0.0.1:${port}`
@@ -53,7 +57,8 @@ test.group('Shutdown', () => {
           }))
           .catch(() => ({ status: 0, body: null }))
       // Warm the routes up, so the burst below is in flight when the signal comes.
-      assert.equal((await deliver()).status, 201)
+      const first = await deliver()
+      assert.equal(first.status, 201, `${JSON.stringify(first.body)}\n${log}`)
       const burst = Array.from({ length: 40 }, deliver)
       await new Promise((resolve) => setTimeout(resolve, 30))
       server.kill('SIGTERM')
@@ -63,7 +68,7 @@ test.group('Shutdown', () => {
         exited.then(() => 'exited'),
         new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000)),
       ])
-      assert.equal(outcome, 'exited')
+      assert.equal(outcome, 'exited', log)
 
       const accepted = answers
         .filter((answer) => answer.status === 201)
