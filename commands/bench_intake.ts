@@ -43,19 +43,32 @@ export default class BenchIntake extends BaseCommand {
   @flags.number({ description: 'Publishers to spread the load over', default: 4 })
   declare publishers: number
 
-  @flags.boolean({ description: 'Write a CPU profile of the server to tmp/profile', default: false })
+  @flags.boolean({
+    description: 'Write a CPU profile of the server to tmp/profile',
+    default: false,
+  })
   declare profile: boolean
 
-  @flags.number({ description: 'HTTP worker processes (WEB_CONCURRENCY); on 2 cores shared with Postgres and the load generator, 1 does best', default: 1 })
+  @flags.number({
+    description:
+      'HTTP worker processes (WEB_CONCURRENCY); on 2 cores shared with Postgres and the load generator, 1 does best',
+    default: 1,
+  })
   declare workers: number
 
-  @flags.boolean({ description: 'Measure the compiled build (node ace build) rather than the TypeScript sources', default: true, showNegatedVariantInHelp: true })
+  @flags.boolean({
+    description: 'Measure the compiled build (node ace build) rather than the TypeScript sources',
+    default: true,
+    showNegatedVariantInHelp: true,
+  })
   declare build: boolean
 
   async run() {
     // The benchmark drops and recreates its database: never let it near a real one.
     if (!services.databaseName.includes('bench')) {
-      this.logger.error(`bench:intake recreates its database; "${services.databaseName}" is not a bench database. Run it as \`npm run bench:intake\` (leadgate_bench) or set DATABASE_URL to a database named *bench*.`)
+      this.logger.error(
+        `bench:intake recreates its database; "${services.databaseName}" is not a bench database. Run it as \`npm run bench:intake\` (leadgate_bench) or set DATABASE_URL to a database named *bench*.`
+      )
       this.exitCode = 1
       return
     }
@@ -69,7 +82,9 @@ export default class BenchIntake extends BaseCommand {
       appRoot: this.app.appRoot,
       port,
       build: this.build,
-      nodeFlags: this.profile ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/profile')}`] : [],
+      nodeFlags: this.profile
+        ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/profile')}`]
+        : [],
       env: {
         APP_KEY: env.get('APP_KEY').release(),
         DATABASE_URL: services.databaseUrl.href,
@@ -79,14 +94,25 @@ export default class BenchIntake extends BaseCommand {
     try {
       const baseUrl = `http://127.0.0.1:${port}`
       this.logger.info('warming up (5 s at full speed)')
-      await this.load({ baseUrl, publishers, steps: [{ name: 'warmup', connections: this.connections, duration: 5 }] })
-      this.logger.info(`measuring: ${this.duration} s at ${this.rate} leads/s, then ${this.duration} s at full speed`)
+      await this.load({
+        baseUrl,
+        publishers,
+        steps: [{ name: 'warmup', connections: this.connections, duration: 5 }],
+      })
+      this.logger.info(
+        `measuring: ${this.duration} s at ${this.rate} leads/s, then ${this.duration} s at full speed`
+      )
       const [fixed, full] = await this.load({
         baseUrl,
         publishers,
         steps: [
           // Enough connections that the generator, not the server, never sets the pace: up to 250 ms each at this rate.
-          { name: 'fixed', rate: this.rate, connections: Math.max(this.connections, Math.ceil(this.rate / 4)), duration: this.duration },
+          {
+            name: 'fixed',
+            rate: this.rate,
+            connections: Math.max(this.connections, Math.ceil(this.rate / 4)),
+            duration: this.duration,
+          },
           { name: 'full', connections: this.connections, duration: this.duration },
         ],
       })
@@ -125,14 +151,22 @@ export default class BenchIntake extends BaseCommand {
 
   load(plan: Record<string, unknown>): Promise<any[]> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['scripts/bench/intake_load.mjs', JSON.stringify(plan)], {
-        cwd: this.app.appRoot,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      })
+      const child = spawn(
+        process.execPath,
+        ['scripts/bench/intake_load.mjs', JSON.stringify(plan)],
+        {
+          cwd: this.app.appRoot,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        }
+      )
       let out = ''
       child.stdout.on('data', (chunk) => (out += chunk))
       child.on('error', reject)
-      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`load generator exited ${code}`))))
+      child.on('exit', (code) =>
+        code === 0
+          ? resolve(JSON.parse(out.trim().split('\n').pop()!))
+          : reject(new Error(`load generator exited ${code}`))
+      )
     })
   }
 
@@ -143,12 +177,42 @@ export default class BenchIntake extends BaseCommand {
       return null
     }
     const admin = new URL(services.adminDatabaseUrl.href)
-    const connection = ['-h', admin.hostname, '-p', admin.port || '5432', '-U', decodeURIComponent(admin.username)]
+    const connection = [
+      '-h',
+      admin.hostname,
+      '-p',
+      admin.port || '5432',
+      '-U',
+      decodeURIComponent(admin.username),
+    ]
     execFileSync('dropdb', [...connection, '--if-exists', 'benchlimit'])
     execFileSync('createdb', [...connection, 'benchlimit'])
-    execFileSync('psql', [...connection, '-q', '-d', 'benchlimit', '-f', `${folder}/limit-schema.sql`])
+    execFileSync('psql', [
+      ...connection,
+      '-q',
+      '-d',
+      'benchlimit',
+      '-f',
+      `${folder}/limit-schema.sql`,
+    ])
     // Note: pgbench's -d is --debug; the database is the positional argument.
-    const output = execFileSync('pgbench', [...connection, '-n', '-f', `${folder}/limit.sql`, '-c', '16', '-j', '2', '-T', '15', 'benchlimit'], { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 })
+    const output = execFileSync(
+      'pgbench',
+      [
+        ...connection,
+        '-n',
+        '-f',
+        `${folder}/limit.sql`,
+        '-c',
+        '16',
+        '-j',
+        '2',
+        '-T',
+        '15',
+        'benchlimit',
+      ],
+      { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 }
+    )
     const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1])
     return Number.isFinite(tps) ? tps : null
   }
@@ -169,10 +233,28 @@ export default class BenchIntake extends BaseCommand {
     this.ui
       .table()
       .head(['run', 'leads/s answered', 'accepted/s', 'p50 ms', 'p95 ms', 'p99 ms', 'statuses'])
-      .row([`fixed ${fixed.target_rate}/s`, fixed.answered_per_s.toFixed(0), fixed.accepted_per_s.toFixed(0), String(fixed.p50_ms), String(fixed.p95_ms), String(fixed.p99_ms), JSON.stringify(fixed.statuses)])
-      .row(['full speed', full.answered_per_s.toFixed(0), full.accepted_per_s.toFixed(0), String(full.p50_ms), String(full.p95_ms), String(full.p99_ms), JSON.stringify(full.statuses)])
+      .row([
+        `fixed ${fixed.target_rate}/s`,
+        fixed.answered_per_s.toFixed(0),
+        fixed.accepted_per_s.toFixed(0),
+        String(fixed.p50_ms),
+        String(fixed.p95_ms),
+        String(fixed.p99_ms),
+        JSON.stringify(fixed.statuses),
+      ])
+      .row([
+        'full speed',
+        full.answered_per_s.toFixed(0),
+        full.accepted_per_s.toFixed(0),
+        String(full.p50_ms),
+        String(full.p95_ms),
+        String(full.p99_ms),
+        JSON.stringify(full.statuses),
+      ])
       .render()
-    this.logger.info(`raw-SQL limit (pgbench): ${limit?.toFixed(0) ?? 'n/a'} tx/s; app/limit = ${ratio?.toFixed(2) ?? 'n/a'} (accepted), ${summary.ratio_answered_to_limit?.toFixed(2) ?? 'n/a'} (all answers)`)
+    this.logger.info(
+      `raw-SQL limit (pgbench): ${limit?.toFixed(0) ?? 'n/a'} tx/s; app/limit = ${ratio?.toFixed(2) ?? 'n/a'} (accepted), ${summary.ratio_answered_to_limit?.toFixed(2) ?? 'n/a'} (all answers)`
+    )
     await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
     await writeFile(this.app.makePath('tmp/bench/intake.json'), JSON.stringify(summary, null, 2))
     this.logger.info('figures written to tmp/bench/intake.json')
