@@ -106,7 +106,7 @@ export default class BenchIntake extends BaseCommand {
         baseUrl,
         publishers,
         steps: [
-          // Enough connections that the generator, not the server, never sets the pace: up to 250 ms each at this rate.
+          // Open model: one lead every 1/rate s, timed from when it was due; enough connections that a slow answer never holds the next lead back.
           {
             name: 'fixed',
             rate: this.rate,
@@ -237,18 +237,18 @@ export default class BenchIntake extends BaseCommand {
         `fixed ${fixed.target_rate}/s`,
         fixed.answered_per_s.toFixed(0),
         fixed.accepted_per_s.toFixed(0),
-        String(fixed.p50_ms),
-        String(fixed.p95_ms),
-        String(fixed.p99_ms),
+        fixed.p50_ms?.toFixed(1) ?? '-',
+        fixed.p95_ms?.toFixed(1) ?? '-',
+        fixed.p99_ms?.toFixed(1) ?? '-',
         JSON.stringify(fixed.statuses),
       ])
       .row([
         'full speed',
         full.answered_per_s.toFixed(0),
         full.accepted_per_s.toFixed(0),
-        String(full.p50_ms),
-        String(full.p95_ms),
-        String(full.p99_ms),
+        full.p50_ms?.toFixed(1) ?? '-',
+        full.p95_ms?.toFixed(1) ?? '-',
+        full.p99_ms?.toFixed(1) ?? '-',
         JSON.stringify(full.statuses),
       ])
       .render()

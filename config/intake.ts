@@ -8,6 +8,15 @@ const intakeConfig = {
   consentMaxAgeDays: env.get('INTAKE_CONSENT_MAX_AGE_DAYS') ?? 365,
   /** How far a sender's clock may run ahead before a consent moment counts as "in the future". */
   clockSkewSeconds: env.get('INTAKE_CONSENT_CLOCK_SKEW_SECONDS') ?? 300,
+  /**
+   * Leads of one publisher arriving while its transactions are busy are
+   * written together (GroupCommit): at most `maxSize` per transaction and
+   * `maxInFlight` transactions per publisher and environment at once.
+   */
+  groupCommit: {
+    maxSize: env.get('INTAKE_GROUP_MAX_SIZE') ?? 32,
+    maxInFlight: env.get('INTAKE_GROUP_MAX_IN_FLIGHT') ?? 1,
+  },
 }
 
 export default intakeConfig

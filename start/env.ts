@@ -48,6 +48,8 @@ export default await Env.create(new URL('../', import.meta.url), {
   */
   INTAKE_CONSENT_MAX_AGE_DAYS: Env.schema.number.optional(),
   INTAKE_CONSENT_CLOCK_SKEW_SECONDS: Env.schema.number.optional(),
+  INTAKE_GROUP_MAX_SIZE: Env.schema.number.optional(),
+  INTAKE_GROUP_MAX_IN_FLIGHT: Env.schema.number.optional(),
 
   /*
   |----------------------------------------------------------

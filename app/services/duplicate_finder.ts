@@ -6,40 +6,74 @@ import type { QualityRules } from '#validators/quality_rules'
 
 const DAY_MS = 86_400_000
 
+type Key = ['email_key' | 'phone_key', string]
+
 /**
- * An earlier lead of the same publisher and environment, not itself rejected,
- * with the same normalised e-mail or phone inside the window. Two copies of
- * one lead arriving at once are serialised on an advisory lock per key, so
- * the second always sees the first.
+ * The duplicate rule's memory for leads written together: which of their
+ * keys an earlier lead (same publisher and environment, not itself rejected,
+ * inside the window) already holds. Leads of the group are screened in
+ * order, each remembering its keys once it is not rejected, so a copy later
+ * in the same group is a duplicate of the first.
  */
-export async function findDuplicate(
+export class DuplicateScreen {
+  constructor(
+    private keysOf: (normalised: Normalised) => Key[],
+    private seen: Set<string>
+  ) {}
+
+  isDuplicate(normalised: Normalised) {
+    return this.keysOf(normalised).some((key) => this.seen.has(key.join(':')))
+  }
+
+  remember(normalised: Normalised) {
+    for (const key of this.keysOf(normalised)) this.seen.add(key.join(':'))
+  }
+}
+
+/**
+ * Looks up the keys of leads about to be written. Copies of one lead
+ * arriving at once are serialised on an advisory lock per key, taken before
+ * the lookup and held to the commit, so the later one always sees the first.
+ */
+export async function screenDuplicates(
   trx: TransactionClientContract,
   publisher: Publisher,
   rules: QualityRules,
-  normalised: Normalised,
+  leads: Normalised[],
   environment: Environment,
   now: Date
 ) {
   const window = rules.duplicates
-  if (!window) return false
-  const keys = window.keys
-    .map((key) => (key === 'contact.email' ? ['email_key', normalised.email] : ['phone_key', normalised.phone]))
-    .filter((pair): pair is [string, string] => typeof pair[1] === 'string')
-  if (keys.length === 0) return false
+  const keysOf = (normalised: Normalised): Key[] =>
+    (window?.keys ?? [])
+      .map((key): [Key[0], string | null] =>
+        key === 'contact.email' ? ['email_key', normalised.email] : ['phone_key', normalised.phone]
+      )
+      .filter((pair): pair is Key => typeof pair[1] === 'string')
+  const keys = leads.flatMap(keysOf)
+  if (!window || keys.length === 0) return new DuplicateScreen(keysOf, new Set())
 
-  // Both locks in one statement, always in the same order, so two leads sharing keys cannot deadlock.
-  const values = keys.map(([, value]) => `dup:${publisher.id}:${value}`).sort()
-  await trx.rawQuery(`SELECT ${values.map(() => 'pg_advisory_xact_lock(hashtextextended(?, 0))').join(', ')}`, values)
+  // Every lock in one statement, always in the same order, so two groups sharing keys cannot deadlock.
+  const locks = [...new Set(keys.map(([, value]) => `dup:${publisher.id}:${value}`))].sort()
+  await trx.rawQuery(
+    `SELECT ${locks.map(() => 'pg_advisory_xact_lock(hashtextextended(?, 0))').join(', ')}`,
+    locks
+  )
   const since = new Date(now.getTime() - window.window_days * DAY_MS)
-  const earlier = await trx
-    .from('leads')
-    .where('environment', environment)
-    .whereNot('status', 'rejected')
-    .where('created_at', '>=', since)
-    .where((query) => {
-      for (const [column, value] of keys) query.orWhere(column, value)
-    })
-    .select('id')
-    .first()
-  return Boolean(earlier)
+  const held = (column: Key[0]) =>
+    `SELECT '${column}:' || v AS key FROM jsonb_array_elements_text(?::jsonb) v, LATERAL (
+       SELECT 1 FROM leads l WHERE l.${column} = v AND l.environment = ? AND l.status <> 'rejected' AND l.created_at >= ? LIMIT 1) hit`
+  const valuesOf = (column: Key[0]) =>
+    JSON.stringify([...new Set(keys.filter(([name]) => name === column).map(([, value]) => value))])
+  // One index probe per key (LATERAL … LIMIT 1): an EXISTS here may be planned as a scan of every lead.
+  const earlier = await trx.rawQuery(`${held('email_key')} UNION ALL ${held('phone_key')}`, [
+    valuesOf('email_key'),
+    environment,
+    since,
+    valuesOf('phone_key'),
+    environment,
+    since,
+  ])
+  const seen = new Set<string>(earlier.rows.map((row: { key: string }) => row.key))
+  return new DuplicateScreen(keysOf, seen)
 }

@@ -13,8 +13,9 @@ import IdempotencyService, { type StoredAnswer } from '#services/idempotency_ser
 import { evaluateLead } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput } from '#services/quality/types'
-import { findDuplicate } from '#services/duplicate_finder'
-import { insertTogether } from '#services/insert_together'
+import { screenDuplicates } from '#services/duplicate_finder'
+import { type Part, insertTogether } from '#services/insert_together'
+import { GroupCommit } from '#services/group_commit'
 import { type EndpointRow, endpointsFor, fanOutTo } from '#webhooks/fan_out'
 import { enqueueRouting } from '#jobs/route_lead'
 import { publisherBySlug } from '#services/publisher_directory'
@@ -26,6 +27,29 @@ export type Submission = {
   /** How consent was given, for the evidence: checkbox on a form, an API call, an upload row. */
   consentMethod: 'checkbox' | 'form_submit' | 'api' | 'upload'
 }
+
+export type LeadAnswer = {
+  id: string
+  publisher: string
+  status: Evaluation['outcome']
+  environment: Principal['environment']
+  quality_check: Evaluation['quality_check']
+  reasons: Evaluation['reasons']
+  created_at: string
+}
+export type Answer = StoredAnswer & { body: LeadAnswer; replayed?: boolean }
+
+type Pending = {
+  principal: Principal
+  publisher: Publisher
+  input: LeadInput
+  submission: Submission
+  started: number
+}
+type EvaluatedLead = Pending & { leadId: string; evaluation: Evaluation; now: Date }
+
+/** Leads of one publisher and environment that arrive together are written together. */
+const groups = new GroupCommit<Pending, Answer>(intakeConfig.groupCommit)
 
 /**
  * One pipeline for every way a lead arrives (API, /v1/requests, hosted
@@ -43,96 +67,101 @@ export default class IntakeService {
     protected idempotency: IdempotencyService
   ) {}
 
-  async submit(
-    principal: Principal,
-    input: LeadInput,
-    submission: Submission
-  ): Promise<StoredAnswer & { replayed?: boolean }> {
+  async submit(principal: Principal, input: LeadInput, submission: Submission): Promise<Answer> {
     const publisher = await this.publisherFor(principal, input.publisher)
-    const started = performance.now()
-
-    const answer = await this.record(principal, publisher, input, submission, started)
-    // Routing starts after the commit; if Redis is away, the routing sweeper finds the lead in Postgres.
-    const body = answer.body as { id: string; status: string }
-    if (!answer.replayed && principal.environment === 'live' && body.status === 'accepted') {
-      await enqueueRouting(body.id)
+    const pending: Pending = { principal, publisher, input, submission, started: performance.now() }
+    // An idempotent request goes alone: a concurrent twin must wait on its commit, not share its transaction.
+    if (submission.idempotency && principal.credentialId) {
+      const [answer] = await this.record([pending])
+      return answer
     }
-    return answer
+    return groups.add(`${publisher.id}:${principal.environment}`, pending, (items) =>
+      this.record(items)
+    )
   }
 
-  private record(
-    principal: Principal,
-    publisher: Publisher,
-    input: LeadInput,
-    submission: Submission,
-    started: number
-  ) {
-    return this.tenancy.run(
+  /** Leads of one publisher and environment, in one transaction; answers in the same order. */
+  private async record(items: Pending[]) {
+    const answers = await this.tenancy.run(items[0].publisher, (trx) =>
+      this.recordWithin(trx, items)
+    )
+    // Routing starts after the commit; if Redis is away, the routing sweeper finds the leads in Postgres.
+    const routable = answers
+      .filter((answer) => !answer.replayed && answer.body.environment === 'live')
+      .filter((answer) => answer.body.status === 'accepted')
+      .map((answer) => answer.body.id)
+    await enqueueRouting(routable)
+    return answers
+  }
+
+  private async recordWithin(trx: TransactionClientContract, items: Pending[]) {
+    const { publisher, principal } = items[0]
+    const answers = new Map<Pending, Answer>()
+    for (const item of items) {
+      const replay = await this.claimIdempotency(trx, item)
+      if (replay) answers.set(item, { ...(replay as Answer), replayed: true })
+    }
+    const fresh = items.filter((item) => !answers.has(item))
+
+    const now = new Date()
+    const context = {
+      rules: publisher.qualityRules ?? {},
+      defaultCountry: publisher.country,
+      now,
+      consentMaxAgeDays: intakeConfig.consentMaxAgeDays,
+      clockSkewSeconds: intakeConfig.clockSkewSeconds,
+    }
+    const normalised = fresh.map((item) => normaliseLead(item.input, publisher.country))
+    const screen = await screenDuplicates(
+      trx,
       publisher,
-      async (trx): Promise<StoredAnswer & { replayed?: boolean }> => {
-        if (submission.idempotency && principal.credentialId) {
-          const replay = await this.idempotency.claim(
-            trx,
-            principal.credentialId,
-            submission.idempotency.key,
-            submission.idempotency.digest
-          )
-          if (replay) return { ...replay, replayed: true }
-        }
+      context.rules,
+      normalised,
+      principal.environment,
+      now
+    )
+    const leads = fresh.map((item, index) => {
+      const duplicate = screen.isDuplicate(normalised[index])
+      const evaluation = evaluateLead(item.input, {
+        ...context,
+        duplicate,
+        normalised: normalised[index],
+      })
+      if (evaluation.outcome !== 'rejected') screen.remember(normalised[index])
+      return { ...item, leadId: uuidv7(), evaluation, now }
+    })
+    if (leads.length > 0) await this.store(trx, leads)
 
-        const now = new Date()
-        const context = {
-          rules: publisher.qualityRules ?? {},
-          defaultCountry: publisher.country,
-          now,
-          consentMaxAgeDays: intakeConfig.consentMaxAgeDays,
-          clockSkewSeconds: intakeConfig.clockSkewSeconds,
-        }
-        const normalised = normaliseLead(input, publisher.country)
-        const duplicate = await findDuplicate(
-          trx,
-          publisher,
-          context.rules,
-          normalised,
-          principal.environment,
-          now
-        )
-        const evaluation = evaluateLead(input, { ...context, duplicate, normalised })
-
-        const leadId = uuidv7()
-        await this.store(trx, {
-          leadId,
-          publisher,
-          principal,
-          input,
-          evaluation,
-          submission,
-          now,
-          started,
-        })
-
-        const answer: StoredAnswer = {
-          status: evaluation.outcome === 'rejected' ? 422 : 201,
-          body: {
-            id: leadId,
-            publisher: publisher.slug,
-            status: evaluation.outcome,
-            environment: principal.environment,
-            quality_check: evaluation.quality_check,
-            reasons: evaluation.reasons,
-            created_at: now.toISOString(),
-          },
-        }
-        if (submission.idempotency && principal.credentialId) {
-          await this.idempotency.remember(
-            trx,
-            principal.credentialId,
-            submission.idempotency.key,
-            answer
-          )
-        }
-        return answer
+    for (const [index, lead] of leads.entries()) {
+      const answer: Answer = {
+        status: lead.evaluation.outcome === 'rejected' ? 422 : 201,
+        body: {
+          id: lead.leadId,
+          publisher: publisher.slug,
+          status: lead.evaluation.outcome,
+          environment: lead.principal.environment,
+          quality_check: lead.evaluation.quality_check,
+          reasons: lead.evaluation.reasons,
+          created_at: now.toISOString(),
+        },
       }
+      answers.set(fresh[index], answer)
+      const idempotency = lead.submission.idempotency
+      if (idempotency && lead.principal.credentialId) {
+        await this.idempotency.remember(trx, lead.principal.credentialId, idempotency.key, answer)
+      }
+    }
+    return items.map((item) => answers.get(item)!)
+  }
+
+  private async claimIdempotency(trx: TransactionClientContract, item: Pending) {
+    const idempotency = item.submission.idempotency
+    if (!idempotency || !item.principal.credentialId) return undefined
+    return this.idempotency.claim(
+      trx,
+      item.principal.credentialId,
+      idempotency.key,
+      idempotency.digest
     )
   }
 
@@ -162,19 +191,26 @@ export default class IntakeService {
     return publisher
   }
 
-  private async store(
-    trx: TransactionClientContract,
-    lead: {
-      leadId: string
-      publisher: Publisher
-      principal: Principal
-      input: LeadInput
-      evaluation: Evaluation
-      submission: Submission
-      now: Date
-      started: number
+  /**
+   * Everything the leads leave behind in one statement (one round trip),
+   * which also answers the endpoints their events go to.
+   */
+  private async store(trx: TransactionClientContract, leads: EvaluatedLead[]) {
+    const writes = []
+    // One after another: a wording not seen before is stored once, by the first lead that needs it.
+    for (const lead of leads) writes.push(await this.writesFor(trx, lead))
+    const published = writes.flatMap((write) => write.published)
+    const written = await insertTogether(trx, [
+      ...writes.flatMap((write) => write.parts),
+      ...(published.length ? [endpointsFor(trx, published)] : []),
+    ])
+    if (published.length) {
+      await fanOutTo(trx, published, written as EndpointRow[], leads[0].now)
     }
-  ) {
+  }
+
+  /** The lead's rows: lead, salt, facts, audit trail, consent evidence and events. */
+  private async writesFor(trx: TransactionClientContract, lead: EvaluatedLead) {
     const { leadId, publisher, principal, input, evaluation, submission, now } = lead
     const environment = principal.environment
     const consentValid = evaluation.quality_check.consent === 'valid'
@@ -248,8 +284,7 @@ export default class IntakeService {
             now
           )
 
-    // Everything the lead leaves behind in one statement (one round trip), which answers the endpoints its events go to.
-    const written = await insertTogether(trx, [
+    const parts: Part[] = [
       trx.table('leads').insert({
         id: leadId,
         publisher_id: publisher.id,
@@ -309,9 +344,8 @@ export default class IntakeService {
         ],
       }),
       ...(evidence ? [evidence.insert] : []),
-      ...(events ? [events.insert, endpointsFor(trx, events.published)] : []),
-    ])
-
-    if (events) await fanOutTo(trx, events.published, written as EndpointRow[], now)
+      ...(events ? [events.insert] : []),
+    ]
+    return { parts, published: events?.published ?? [] }
   }
 }

@@ -1,6 +1,7 @@
 // The load generator for `npm run bench:intake`, run as its own process so it
 // does not share an event loop with the server it measures. Reads its plan as
 // JSON from argv[2] and prints its figures as one JSON line.
+import http from 'node:http'
 import autocannon from 'autocannon'
 
 const plan = JSON.parse(process.argv[2])
@@ -27,7 +28,11 @@ function nextLead() {
       postal_code: '1012 AB',
       country: 'NL',
     },
-    provenance: { source: 'facebook', campaign: 'bench', landing_page: 'https://energy.example/offer' },
+    provenance: {
+      source: 'facebook',
+      campaign: 'bench',
+      landing_page: 'https://energy.example/offer',
+    },
     consent: {
       given: true,
       text: 'I agree that Demo Energy may contact me about my energy contract.',
@@ -41,7 +46,87 @@ function nextLead() {
   return lead
 }
 
+function percentiles(latencies) {
+  latencies.sort((a, b) => a - b)
+  const pct = (p) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? null
+  return { p50_ms: pct(50), p95_ms: pct(95), p99_ms: pct(99) }
+}
+
+/**
+ * A fixed rate as an open model: one request every 1/rate s, whether or not
+ * earlier ones were answered, each timed from the moment it was due (so a
+ * stalled server shows in the latencies instead of slowing the sender).
+ * autocannon's own rate sends each connection's share at the start of
+ * every second, i.e. one burst per second, which measures bursts instead.
+ */
+function openLoop(options) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections })
+  const url = new URL(`${plan.baseUrl}/v1/leads`)
+  const total = Math.round(options.rate * options.duration)
+  const latencies = []
+  const statuses = {}
+  let errors = 0
+  let settled = 0
+  return new Promise((resolve) => {
+    const start = performance.now()
+    let due = 0
+    const finish = () => {
+      agent.destroy()
+      const seconds = (performance.now() - start) / 1000
+      resolve({
+        mode: options.name,
+        connections: options.connections,
+        target_rate: options.rate,
+        duration_s: options.duration,
+        requests: latencies.length,
+        statuses,
+        accepted_per_s: (statuses['201'] ?? 0) / seconds,
+        answered_per_s: latencies.length / seconds,
+        ...percentiles(latencies),
+        errors,
+        timeouts: 0,
+      })
+    }
+    const send = (dueAt) => {
+      const lead = nextLead()
+      const request = http.request(url, {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'authorization': `Bearer ${lead.publisher.key}`,
+          'content-length': Buffer.byteLength(lead.body),
+        },
+      })
+      request.on('response', (response) => {
+        response.resume()
+        response.on('end', () => {
+          statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1
+          latencies.push(performance.now() - dueAt)
+          if (++settled === total) finish()
+        })
+      })
+      request.on('error', () => {
+        errors++
+        if (++settled === total) finish()
+      })
+      request.end(lead.body)
+    }
+    const tick = () => {
+      const now = performance.now()
+      while (due < total && start + (due * 1000) / options.rate <= now) {
+        send(start + (due * 1000) / options.rate)
+        due++
+      }
+      if (due < total) setTimeout(tick, 1)
+    }
+    tick()
+  })
+}
+
 function run(options) {
+  if (options.rate) return openLoop(options)
   const latencies = []
   const statuses = {}
   return new Promise((resolve, reject) => {
@@ -51,14 +136,13 @@ function run(options) {
         method: 'POST',
         connections: options.connections,
         duration: options.duration,
-        overallRate: options.rate,
         requests: [
           {
             setupRequest(request) {
               const lead = nextLead()
               request.headers = {
                 'content-type': 'application/json',
-                authorization: `Bearer ${lead.publisher.key}`,
+                'authorization': `Bearer ${lead.publisher.key}`,
               }
               request.body = lead.body
               return request
@@ -68,8 +152,6 @@ function run(options) {
       },
       (error, result) => {
         if (error) return reject(error)
-        latencies.sort((a, b) => a - b)
-        const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? null
         const seconds = result.duration
         resolve({
           mode: options.name,
@@ -78,11 +160,9 @@ function run(options) {
           duration_s: seconds,
           requests: latencies.length,
           statuses,
-          accepted_per_s: ((statuses['201'] ?? 0) / seconds),
+          accepted_per_s: (statuses['201'] ?? 0) / seconds,
           answered_per_s: latencies.length / seconds,
-          p50_ms: pct(50),
-          p95_ms: pct(95),
-          p99_ms: pct(99),
+          ...percentiles(latencies),
           errors: result.errors,
           timeouts: result.timeouts,
         })

@@ -2,6 +2,7 @@ import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import TenancyService from '#services/tenancy_service'
+import AuditChainService from '#services/audit_chain_service'
 import { createBuyer, createKey, leadBody, livePublisher, operatorKey } from '#tests/support/fixtures'
 
 async function storedLead(publisher: { schemaName: string }, id: string) {
@@ -108,6 +109,33 @@ test.group('Leads / intake', () => {
     const body = leadBody(publisher.slug)
     const answers = await Promise.all(Array.from({ length: 6 }, () => client.post('/v1/leads').bearerToken(key).json(body)))
     assert.deepEqual(answers.map((a) => a.status()).sort(), [201, 422, 422, 422, 422, 422])
+  })
+
+  test('leads arriving together are written together, each whole; a copy in the same group is a duplicate', async ({ client, assert }) => {
+    const { publisher, key } = await livePublisher({ duplicates: { window_days: 1, keys: ['contact.email'], action: 'reject' } })
+    const bodies = Array.from({ length: 10 }, (_, i) => leadBody(publisher.slug, { contact: { email: `group.${i}@example.nl` } }))
+    const answers = await Promise.all(
+      [...bodies, bodies[9], bodies[9]].map((body) => client.post('/v1/leads').bearerToken(key).json(body))
+    )
+    assert.deepEqual(answers.map((a) => a.status()).sort(), [...Array(10).fill(201), 422, 422])
+    const ids = answers.map((a) => a.body().id as string)
+
+    const facts = await db.from('lead_facts').whereIn('lead_id', ids)
+    assert.lengthOf(facts, 12)
+    // Leads of one transaction share its clock: fewer distinct moments than leads means they were grouped.
+    assert.isBelow(new Set(facts.map((f) => new Date(f.created_at).toISOString())).size, 12)
+
+    const audit = await app.container.make(AuditChainService)
+    for (const answer of answers) {
+      const verification = await audit.verify(answer.body().id)
+      assert.isTrue(verification.valid)
+      assert.equal(verification.entries, 4)
+    }
+    assert.lengthOf(await db.from('audit.consent_evidence').whereIn('lead_id', ids), 12)
+    const events = await db.from('outbox_events').whereIn('lead_id', ids)
+    assert.lengthOf(events, 20)
+    const accepted = answers.filter((a) => a.status() === 201).map((a) => a.body().id)
+    assert.sameMembers([...new Set(events.map((e) => e.lead_id))], accepted)
   })
 
   test('publisher mismatch, a publisher not yet live and buyer keys are refused with 403, storing nothing', async ({ client, assert }) => {
