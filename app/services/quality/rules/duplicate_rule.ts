@@ -1,7 +1,7 @@
 import type { Reason, RuleInput } from '#services/quality/types'
 
 /**
- * The caller looks the keys up (`findDuplicate`); without a `duplicates`
+ * The caller looks the keys up (`screenDuplicates`); without a `duplicates`
  * rule nothing counts as a duplicate, whatever the caller found.
  */
 export function duplicateRule({ rules, duplicate }: RuleInput): Reason[] {
