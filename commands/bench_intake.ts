@@ -233,24 +233,8 @@ export default class BenchIntake extends BaseCommand {
     this.ui
       .table()
       .head(['run', 'leads/s answered', 'accepted/s', 'p50 ms', 'p95 ms', 'p99 ms', 'statuses'])
-      .row([
-        `fixed ${fixed.target_rate}/s`,
-        fixed.answered_per_s.toFixed(0),
-        fixed.accepted_per_s.toFixed(0),
-        fixed.p50_ms?.toFixed(1) ?? '-',
-        fixed.p95_ms?.toFixed(1) ?? '-',
-        fixed.p99_ms?.toFixed(1) ?? '-',
-        JSON.stringify(fixed.statuses),
-      ])
-      .row([
-        'full speed',
-        full.answered_per_s.toFixed(0),
-        full.accepted_per_s.toFixed(0),
-        full.p50_ms?.toFixed(1) ?? '-',
-        full.p95_ms?.toFixed(1) ?? '-',
-        full.p99_ms?.toFixed(1) ?? '-',
-        JSON.stringify(full.statuses),
-      ])
+      .row(tableRow(`fixed ${fixed.target_rate}/s`, fixed))
+      .row(tableRow('full speed', full))
       .render()
     this.logger.info(
       `raw-SQL limit (pgbench): ${limit?.toFixed(0) ?? 'n/a'} tx/s; app/limit = ${ratio?.toFixed(2) ?? 'n/a'} (accepted), ${summary.ratio_answered_to_limit?.toFixed(2) ?? 'n/a'} (all answers)`
@@ -259,4 +243,26 @@ export default class BenchIntake extends BaseCommand {
     await writeFile(this.app.makePath('tmp/bench/intake.json'), JSON.stringify(summary, null, 2))
     this.logger.info('figures written to tmp/bench/intake.json')
   }
+}
+
+type StepFigures = {
+  answered_per_s: number
+  accepted_per_s: number
+  p50_ms: number | null
+  p95_ms: number | null
+  p99_ms: number | null
+  statuses: Record<string, number>
+}
+
+function tableRow(run: string, step: StepFigures) {
+  const ms = (value: number | null) => value?.toFixed(1) ?? '-'
+  return [
+    run,
+    step.answered_per_s.toFixed(0),
+    step.accepted_per_s.toFixed(0),
+    ms(step.p50_ms),
+    ms(step.p95_ms),
+    ms(step.p99_ms),
+    JSON.stringify(step.statuses),
+  ]
 }
