@@ -1,6 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { QueueEvents } from 'bullmq'
@@ -21,23 +19,19 @@ import {
   seedRoutingBench,
   summarise,
 } from '#services/routing_bench'
-import {
-  closeRoutingQueues,
-  enqueueRouting,
-  routingQueue,
-  startRoutingWorker,
-} from '#jobs/route_lead'
+import { closeRoutingQueues, routingQueue, startRoutingWorker } from '#jobs/route_lead'
 import WebhookEndpointService from '#webhooks/endpoint_service'
 import { WebhookRuntime } from '#webhooks/runtime'
 
 /**
  * Not a test: how long an accepted lead waits for its buyer. Seeds 50 buyers
  * (each with a webhook endpoint for match.found, pointing at a receiver in
- * this process) and 500 rules in a fresh benchmark database, runs the
- * routing worker and the webhook runtime in a child process, accepts leads
- * in this one at a fixed rate through the real intake pipeline, queues each
- * after its commit (as intake does), and measures acceptance → match.found
- * committed (routing) and acceptance → match.found received (delivery).
+ * a process of its own) and 500 rules in a fresh benchmark database, runs
+ * the routing worker and the webhook runtime in a child process, accepts
+ * leads in this one at a fixed rate through the real intake pipeline (which
+ * queues each for routing after its commit), and measures acceptance →
+ * match.found committed (routing) and acceptance → match.found received
+ * (delivery).
  *
  *   DATABASE_URL=postgres://leadgate_app@127.0.0.1:5432/leadgate_bench node ace bench:routing
  */
@@ -59,7 +53,10 @@ export default class BenchRouting extends BaseCommand {
   @flags.number({ description: 'Buyers', default: 50 })
   declare buyers: number
 
-  @flags.number({ description: 'Routing jobs in flight per worker process', default: 32 })
+  @flags.number({
+    description: 'Routing jobs in flight per worker process',
+    default: routingConfig.concurrency,
+  })
   declare concurrency: number
 
   @flags.boolean({
@@ -68,10 +65,14 @@ export default class BenchRouting extends BaseCommand {
   })
   declare deliver: boolean
 
+  @flags.boolean({ description: 'Write a CPU profile of the routing worker to tmp/profile' })
+  declare profile: boolean
+
   @flags.boolean({ description: 'Internal: run as the routing worker process' })
   declare worker: boolean
 
   private delivered = new Map<string, number>()
+  private receiver: ChildProcess | null = null
 
   async run() {
     if (this.worker) return this.runWorker()
@@ -90,7 +91,7 @@ export default class BenchRouting extends BaseCommand {
     )
 
     const receiver = this.deliver ? await this.startReceiver() : null
-    if (receiver) await this.subscribeBuyers(receiver)
+    if (receiver) await this.subscribeBuyers(receiver.port)
     const worker = await this.spawnWorker()
     const events = new QueueEvents(routingConfig.queue, {
       connection: redisConnection,
@@ -107,7 +108,7 @@ export default class BenchRouting extends BaseCommand {
       await this.report(measured, fromDatabase)
     } finally {
       worker.kill('SIGTERM')
-      receiver?.close()
+      receiver?.process.kill('SIGTERM')
       await events.close()
       await closeRoutingQueues()
     }
@@ -132,26 +133,39 @@ export default class BenchRouting extends BaseCommand {
     await closeRoutingQueues()
   }
 
-  /** Where the buyers' endpoints point: notes when each lead's match.found arrives. */
-  private startReceiver(): Promise<Server> {
-    const server = createServer((request, response) => {
-      let body = ''
-      request.on('data', (chunk) => (body += chunk))
-      request.on('end', () => {
-        try {
-          const leadId = JSON.parse(body)?.data?.lead_id
-          if (typeof leadId === 'string' && !this.delivered.has(leadId))
-            this.delivered.set(leadId, Date.now())
-        } catch {}
-        response.writeHead(200).end()
-      })
-    })
-    return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+  /** Where the buyers' endpoints point: a process of its own, so its event loop is not the intake's. */
+  private startReceiver(): Promise<{ process: ChildProcess; port: number }> {
+    const child = spawn(
+      process.execPath,
+      [this.app.makePath('scripts/bench/webhook_receiver.mjs')],
+      {
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }
+    )
+    this.receiver = child
+    return new Promise((resolve) =>
+      child.once('message', (message: any) => resolve({ process: child, port: message.port }))
+    )
   }
 
-  private async subscribeBuyers(receiver: Server) {
+  /** Notes when each lead's match.found first arrived at the receiver. */
+  private collectArrivals(): Promise<void> {
+    const receiver = this.receiver
+    if (!receiver) return Promise.resolve()
+    return new Promise((resolve) => {
+      receiver.once('message', (message: any) => {
+        for (const [, at, , leadId] of message.arrivals as [string, number, number, string][]) {
+          if (leadId && !this.delivered.has(leadId)) this.delivered.set(leadId, at)
+        }
+        resolve()
+      })
+      receiver.send('report')
+    })
+  }
+
+  private async subscribeBuyers(port: number) {
     const endpoints = await this.app.container.make(WebhookEndpointService)
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/match`
+    const url = `http://127.0.0.1:${port}/match`
     const buyers = await Buyer.query().select('id')
     for (const buyer of buyers) {
       await endpoints.create(SYSTEM_OPERATOR, { url, events: ['match.found'], buyer_id: buyer.id })
@@ -162,6 +176,9 @@ export default class BenchRouting extends BaseCommand {
     const child = spawn(
       process.execPath,
       [
+        ...(this.profile
+          ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/profile')}`]
+          : []),
         'ace.js',
         'bench:routing',
         '--worker',
@@ -258,9 +275,9 @@ export default class BenchRouting extends BaseCommand {
         const body = answer.body as { id: string; status: string }
         if (body.status !== 'accepted') return
         const id = body.id
+        // Intake queued its routing job before answering, as it does for every accepted live lead.
         accepted.set(id, Date.now())
         waiting.add(id)
-        await enqueueRouting(id)
       } catch {
         failed++
       }
@@ -281,8 +298,11 @@ export default class BenchRouting extends BaseCommand {
     await Promise.all(inFlight)
     const deadline = Date.now() + 60_000
     const undelivered = () => (this.deliver ? matched.filter((id) => !this.delivered.has(id)) : [])
-    while ((waiting.size > 0 || undelivered().length > 0) && Date.now() < deadline)
+    await this.collectArrivals()
+    while ((waiting.size > 0 || undelivered().length > 0) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50))
+      await this.collectArrivals()
+    }
     events.off('completed', onCompleted)
     const deliveries = matched.flatMap((id) =>
       this.delivered.has(id) ? [this.delivered.get(id)! - accepted.get(id)!] : []

@@ -5,29 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 
-/**
- * The receiver, in its own process so it does not share a core's event loop
- * with the worker: answers 204 and remembers when each event_id arrived.
- */
-const RECEIVER = `
-const http = require('node:http')
-const arrivals = []
-const server = http.createServer((req, res) => {
-  const chunks = []
-  req.on('data', (c) => chunks.push(c))
-  req.on('end', () => {
-    arrivals.push([req.headers['webhook-id'], Date.now(), req.headers['webhook-signature'] ? 1 : 0])
-    res.writeHead(204).end()
-  })
-})
-server.keepAliveTimeout = 60000
-server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }))
-process.on('message', (message) => {
-  if (message === 'report') process.send({ arrivals: arrivals.splice(0) })
-})
-`
-
-type Arrival = [eventId: string, at: number, signed: number]
+type Arrival = [eventId: string, at: number, signed: number, leadId: string | null]
 
 /**
  * Not a test: measures webhook delivery on this machine. Throughput: a
@@ -37,7 +15,8 @@ type Arrival = [eventId: string, at: number, signed: number]
  */
 export default class BenchWebhooks extends BaseCommand {
   static commandName = 'bench:webhooks'
-  static description = 'Benchmark webhook delivery: signed deliveries/s, and commit-to-receipt latency at a fixed rate'
+  static description =
+    'Benchmark webhook delivery: signed deliveries/s, and commit-to-receipt latency at a fixed rate'
   static options: CommandOptions = { startApp: true }
 
   @flags.number({ description: 'Deliveries in the throughput backlog', default: 20_000 })
@@ -61,7 +40,9 @@ export default class BenchWebhooks extends BaseCommand {
   async run() {
     const services = (await import('#config/services')).default
     if (!services.databaseName.includes('bench')) {
-      this.logger.error(`refusing to run against "${services.databaseName}": the benchmark recreates its database (set BENCH_DATABASE_URL)`)
+      this.logger.error(
+        `refusing to run against "${services.databaseName}": the benchmark recreates its database (set BENCH_DATABASE_URL)`
+      )
       this.exitCode = 1
       return
     }
@@ -77,9 +58,13 @@ export default class BenchWebhooks extends BaseCommand {
 
       this.worker = this.startWorker(services, prefix)
       const throughput = await this.drain(endpointId, this.deliveries)
-      this.logger.info(`throughput: ${throughput.received_per_s.toFixed(0)} signed deliveries/s received, ${throughput.recorded_per_s.toFixed(0)}/s recorded`)
+      this.logger.info(
+        `throughput: ${throughput.received_per_s.toFixed(0)} signed deliveries/s received, ${throughput.recorded_per_s.toFixed(0)}/s recorded`
+      )
 
-      this.logger.info(`latency: ${this.rate} events/s for ${this.duration} s, one commit per event`)
+      this.logger.info(
+        `latency: ${this.rate} events/s for ${this.duration} s, one commit per event`
+      )
       const latency = await this.latency()
       await this.report(throughput, latency)
     } finally {
@@ -90,8 +75,16 @@ export default class BenchWebhooks extends BaseCommand {
   }
 
   private startReceiver(): Promise<number> {
-    this.receiver = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-    return new Promise((resolve) => this.receiver!.once('message', (message: any) => resolve(message.port)))
+    this.receiver = spawn(
+      process.execPath,
+      [this.app.makePath('scripts/bench/webhook_receiver.mjs')],
+      {
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }
+    )
+    return new Promise((resolve) =>
+      this.receiver!.once('message', (message: any) => resolve(message.port))
+    )
   }
 
   private arrivals(): Promise<Arrival[]> {
@@ -105,7 +98,11 @@ export default class BenchWebhooks extends BaseCommand {
     const { SYSTEM_OPERATOR } = await import('#services/operator_service')
     const { default: WebhookEndpointService } = await import('#webhooks/endpoint_service')
     const service = await this.app.container.make(WebhookEndpointService)
-    const { endpoint } = await service.create(SYSTEM_OPERATOR, { url, events: ['lead.received'], rate_limit_per_second: 10_000 })
+    const { endpoint } = await service.create(SYSTEM_OPERATOR, {
+      url,
+      events: ['lead.received'],
+      rate_limit_per_second: 10_000,
+    })
     return endpoint.id
   }
 
@@ -132,7 +129,12 @@ export default class BenchWebhooks extends BaseCommand {
                 lead_id: leadId,
                 publisher: 'bench',
                 status: 'accepted',
-                provenance: { source: 'bench', campaign: 'bench', landing_page: 'https://bench.example/', label: null },
+                provenance: {
+                  source: 'bench',
+                  campaign: 'bench',
+                  landing_page: 'https://bench.example/',
+                  label: null,
+                },
                 consent: { given: true, timestamp: new Date().toISOString() },
               },
             }
@@ -146,20 +148,26 @@ export default class BenchWebhooks extends BaseCommand {
   }
 
   private startWorker(services: { databaseUrl: URL; redisUrl: URL }, prefix: string) {
-    const profile = this.profile ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/bench')}`] : []
-    return spawn(process.execPath, [...profile, 'ace', 'queue:work', '--concurrency', String(this.concurrency)], {
-      cwd: this.app.appRoot,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: services.databaseUrl.href,
-        REDIS_URL: services.redisUrl.href,
-        WEBHOOK_QUEUE_PREFIX: prefix,
-        WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    })
+    const profile = this.profile
+      ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/bench')}`]
+      : []
+    return spawn(
+      process.execPath,
+      [...profile, 'ace', 'queue:work', '--concurrency', String(this.concurrency)],
+      {
+        cwd: this.app.appRoot,
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'warn',
+          DATABASE_URL: services.databaseUrl.href,
+          REDIS_URL: services.redisUrl.href,
+          WEBHOOK_QUEUE_PREFIX: prefix,
+          WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
+        },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      }
+    )
   }
 
   /** Waits until the backlog is received and recorded as succeeded. */
@@ -176,7 +184,11 @@ export default class BenchWebhooks extends BaseCommand {
       // The worker's CPU from its first delivery on, leaving its boot out.
       if (before === 0 && arrivals.length > 0) cpuAtStart = await cpuMs(this.worker!.pid!)
       if (arrivals.length < count) continue
-      const [{ count: pending }] = await db.from('webhook_deliveries').where('endpoint_id', endpointId).whereNot('status', 'succeeded').count('* as count')
+      const [{ count: pending }] = await db
+        .from('webhook_deliveries')
+        .where('endpoint_id', endpointId)
+        .whereNot('status', 'succeeded')
+        .count('* as count')
       if (Number(pending) === 0) {
         recordedAt = Date.now()
         break
@@ -207,7 +219,9 @@ export default class BenchWebhooks extends BaseCommand {
       const due = started + (i * 1000) / this.rate
       const wait = due - Date.now()
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
-      inFlight.push(this.publish(1, 1).then((map) => map.forEach((at, id) => committed.set(id, at))))
+      inFlight.push(
+        this.publish(1, 1).then((map) => map.forEach((at, id) => committed.set(id, at)))
+      )
     }
     await Promise.all(inFlight)
     const arrivals: Arrival[] = []
@@ -220,7 +234,8 @@ export default class BenchWebhooks extends BaseCommand {
       .filter(([id]) => committed.has(id))
       .map(([id, at]) => at - committed.get(id)!)
       .sort((a, b) => a - b)
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]
+    const at = (q: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]
     return {
       rate: this.rate,
       events: total,
@@ -245,7 +260,10 @@ export default class BenchWebhooks extends BaseCommand {
       .table()
       .head(['run', 'figure'])
       .row(['signed deliveries/s (received)', Number(throughput.received_per_s).toFixed(0)])
-      .row(['signed deliveries/s (recorded in Postgres)', Number(throughput.recorded_per_s).toFixed(0)])
+      .row([
+        'signed deliveries/s (recorded in Postgres)',
+        Number(throughput.recorded_per_s).toFixed(0),
+      ])
       .row([`commit → receipt p50 at ${latency.rate}/s`, `${latency.p50_ms} ms`])
       .row([`commit → receipt p99 at ${latency.rate}/s`, `${latency.p99_ms} ms`])
       .row(['events received / sent', `${latency.received} / ${latency.events}`])

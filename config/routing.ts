@@ -9,8 +9,18 @@ const routingConfig = {
    * and benchmarks sharing a Redis never pick up each other's jobs.
    */
   prefix: env.get('ROUTING_QUEUE_PREFIX') ?? `leadgate-${services.databaseName}`,
-  /** Routing jobs one worker process runs at once; each holds a database connection. */
-  concurrency: env.get('ROUTING_CONCURRENCY') ?? 16,
+  /** Routing jobs one worker process takes at once; they wait for their publisher's transaction, not a connection each. */
+  concurrency: env.get('ROUTING_CONCURRENCY') ?? 128,
+  /**
+   * Leads of one publisher whose jobs arrive while its routing transaction
+   * is open are decided and written together by the next one (GroupCommit):
+   * at most `maxSize` per transaction, `maxInFlight` transactions per
+   * publisher at once, per process.
+   */
+  groupCommit: {
+    maxSize: env.get('ROUTING_GROUP_MAX_SIZE') ?? 32,
+    maxInFlight: env.get('ROUTING_GROUP_MAX_IN_FLIGHT') ?? 1,
+  },
   /** An accepted lead nobody bought is offered again (caps reset, rules change) until it is this old. */
   retryMaxAgeHours: env.get('ROUTING_RETRY_MAX_AGE_HOURS') ?? 72,
   /** How often the sweeper looks for unsold leads worth another try. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { type Part, rawPart } from '#services/insert_together'
+import { type Part, insertTogether, rawPart } from '#services/insert_together'
 
 export const GENESIS_HASH = '0'.repeat(64)
 const DOMAIN = 'leadgate-audit/v1\n'
@@ -116,7 +116,12 @@ const ROW =
   '(?::uuid, ?::uuid, ?::int, ?::text, ?::timestamptz, ?::text, ?::text, ?::text, ?::char(64), ?::char(64), ?::text)'
 const SELECT_COLUMNS = `id, ${COLUMNS}`
 
-type Head = { publisher_id: string; last_seq: number; last_hash: string; last_ts: Date | null }
+export type ChainHead = {
+  publisher_id: string
+  last_seq: number
+  last_hash: string
+  last_ts: Date | null
+}
 
 /**
  * Each lead's trail is a hash chain. Appends to one lead serialise on its
@@ -137,27 +142,69 @@ export default class AuditChainService {
       const created = await this.startChain(trx, input)
       if (created) return created
     }
-    let head = await this.lockHead(trx, input.leadId)
+    let head = (await this.lockHeads(trx, [input.leadId])).get(input.leadId)
     if (!head) {
       const created = await this.startChain(trx, input)
       if (created) return created
       // Someone else started this trail between our two statements.
-      head = await this.lockHead(trx, input.leadId)
+      head = (await this.lockHeads(trx, [input.leadId])).get(input.leadId)
     }
-    if (!head || head.publisher_id !== input.publisherId) {
-      throw new Error(`Lead ${input.leadId} has an audit trail under another publisher`)
-    }
-
-    // A trail's timestamps never go backwards, whatever the clocks of the hosts appending.
-    const now = Math.max(Date.now(), head.last_ts?.getTime() ?? 0)
-    const entries = this.chain(input, head.last_seq, head.last_hash, new Date(now))
-    const last = entries[entries.length - 1]
-    const result = await trx.rawQuery(
-      `WITH head AS (UPDATE audit.chain_heads SET last_seq = ?, last_hash = ? WHERE lead_id = ?)
-       INSERT INTO audit.entries (${COLUMNS}) VALUES ${entries.map(() => ROW).join(', ')} RETURNING id, lead_seq`,
-      [last.lead_seq, last.hash, input.leadId, ...entries.flatMap(bindings)]
+    if (!head) throw new Error(`Lead ${input.leadId} has no audit trail to extend`)
+    const { parts, entries } = this.extendTrailInserts([{ input, head }])
+    return withIds(
+      entries,
+      (await insertTogether(trx, parts)) as { id: string; lead_seq: number }[]
     )
-    return withIds(entries, result.rows)
+  }
+
+  /**
+   * Locks the chain heads of these leads for the caller's transaction, in
+   * lead order so that concurrent lockers of overlapping sets never deadlock.
+   */
+  async lockHeads(trx: TransactionClientContract, leadIds: string[]) {
+    const heads = new Map<string, ChainHead>()
+    if (leadIds.length === 0) return heads
+    const result = await trx.rawQuery(
+      `SELECT h.lead_id, h.publisher_id, h.last_seq, h.last_hash,
+              (SELECT e.ts FROM audit.entries e WHERE e.lead_id = h.lead_id AND e.lead_seq = h.last_seq) AS last_ts
+       FROM audit.chain_heads h WHERE h.lead_id IN (${leadIds.map(() => '?').join(', ')})
+       ORDER BY h.lead_id FOR UPDATE OF h`,
+      leadIds
+    )
+    for (const row of result.rows) heads.set(row.lead_id, row)
+    return heads
+  }
+
+  /**
+   * New entries on trails whose heads the caller holds (`lockHeads`), as
+   * the two writes (heads, entries) to send with its other writes
+   * (`insertTogether`); the entries' write is last and returns their ids.
+   */
+  extendTrailInserts(trails: { input: AppendInput; head: ChainHead }[]) {
+    trails = trails.filter(({ input }) => input.entries.length > 0)
+    const entries = trails.flatMap(({ input, head }) => {
+      input.entries.forEach(assertShape)
+      if (head.publisher_id !== input.publisherId) {
+        throw new Error(`Lead ${input.leadId} has an audit trail under another publisher`)
+      }
+      // A trail's timestamps never go backwards, whatever the clocks of the hosts appending.
+      const now = Math.max(Date.now(), head.last_ts?.getTime() ?? 0)
+      return this.chain(input, head.last_seq, head.last_hash, new Date(now))
+    })
+    const lasts = trails.map(({ input }) => entries.findLast((e) => e.lead_id === input.leadId)!)
+    const parts = [
+      rawPart(
+        `UPDATE audit.chain_heads h SET last_seq = v.last_seq, last_hash = v.last_hash
+         FROM (VALUES ${lasts.map(() => '(?::uuid, ?::int, ?::char(64))').join(', ')}) AS v(lead_id, last_seq, last_hash)
+         WHERE h.lead_id = v.lead_id`,
+        lasts.flatMap((last) => [last.lead_id, last.lead_seq, last.hash])
+      ),
+      rawPart(
+        `INSERT INTO audit.entries (${COLUMNS}) VALUES ${entries.map(() => ROW).join(', ')} RETURNING id, lead_seq`,
+        entries.flatMap(bindings)
+      ),
+    ]
+    return { parts, entries }
   }
 
   /**
@@ -235,16 +282,6 @@ export default class AuditChainService {
       [input.leadId, input.publisherId, last.lead_seq, last.hash, ...entries.flatMap(bindings)]
     )
     return result.rows.length > 0 ? withIds(entries, result.rows) : null
-  }
-
-  private async lockHead(trx: TransactionClientContract, leadId: string): Promise<Head | null> {
-    const result = await trx.rawQuery(
-      `SELECT h.publisher_id, h.last_seq, h.last_hash,
-              (SELECT e.ts FROM audit.entries e WHERE e.lead_id = h.lead_id AND e.lead_seq = h.last_seq) AS last_ts
-       FROM audit.chain_heads h WHERE h.lead_id = ? FOR UPDATE OF h`,
-      [leadId]
-    )
-    return result.rows[0] ?? null
   }
 
   private chain(input: AppendInput, lastSeq: number, lastHash: string, at: Date) {

@@ -2,75 +2,120 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import routingConfig from '#config/routing'
 import type { ActiveRule } from '#services/routing_rule_book'
 import { capPeriods, type CapPeriod } from '#services/routing_schedule'
+import { type Part, rawPart } from '#services/insert_together'
 
 type CappedRule = Pick<ActiveRule, 'id' | 'caps' | 'schedule'>
+type Limit = { key: string; ruleId: string; period: CapPeriod; cap: number }
 
 /** A cap's day and month are the rule's own: its schedule's time zone, else the default. */
 export function ruleZone(rule: Pick<ActiveRule, 'schedule'>) {
   return rule.schedule?.timezone ?? routingConfig.defaultTimezone
 }
 
-class CapReached extends Error {}
+export function isCapped(rule: Pick<ActiveRule, 'caps'>) {
+  return Boolean(rule.caps.daily || rule.caps.monthly)
+}
+
+/** The counters one match of the rule at `at` counts against: its day's and its month's. */
+function limitsOf(rule: CappedRule, at: Date): Limit[] {
+  if (!isCapped(rule)) return []
+  const periods = capPeriods(ruleZone(rule), at)
+  const limits: Limit[] = []
+  const add = (period: CapPeriod, cap: number) =>
+    limits.push({ key: `${rule.id}|${period.key}`, ruleId: rule.id, period, cap })
+  if (rule.caps.daily) add(periods.daily, rule.caps.daily)
+  if (rule.caps.monthly) add(periods.monthly, rule.caps.monthly)
+  return limits
+}
 
 /**
- * Takes one unit of the rule's daily and monthly caps for the period `at`
- * falls in, inside the routing transaction; false when either is used up.
+ * The cap counters a routing transaction may draw on, locked for it.
  *
- * Exact under concurrency: the increment is a guarded UPDATE on the rule's
- * counter row, so concurrent routers of one rule queue on that row and each
- * sees the count the previous one committed. The two caps are taken in one
- * savepoint: a full monthly cap gives back the daily unit, and the row locks
- * go with it, so a lead moving on to another rule holds no lock on this one.
+ * Exact under concurrency: every counter a group of leads might take from
+ * is locked up front, in one statement and in key order, so concurrent
+ * routers queue on the rows they share, never deadlock on them, and each
+ * reads the count the previous one committed. The decisions are then made
+ * in memory (a match takes its daily and its monthly unit together, or
+ * neither) and the new counts written with the match.
  */
-export async function reserveCap(trx: TransactionClientContract, rule: CappedRule, at: Date) {
-  const periods = capPeriods(ruleZone(rule), at)
-  const limits: [CapPeriod, number][] = []
-  if (rule.caps.daily) limits.push([periods.daily, rule.caps.daily])
-  if (rule.caps.monthly) limits.push([periods.monthly, rule.caps.monthly])
-  if (limits.length === 0) return true
+export class CapLedger {
+  #counts = new Map<string, number>()
+  #changed = new Set<string>()
 
-  try {
-    await trx.transaction(async (savepoint) => {
-      for (const [period, cap] of limits) {
-        if (!(await take(savepoint, rule.id, period, cap))) throw new CapReached()
-      }
+  static async lock(trx: TransactionClientContract, offers: { rule: CappedRule; at: Date }[]) {
+    const ledger = new CapLedger()
+    const wanted = new Map<string, Limit>()
+    for (const { rule, at } of offers) {
+      for (const limit of limitsOf(rule, at)) wanted.set(limit.key, limit)
+    }
+    if (wanted.size === 0) return ledger
+
+    await ledger.#read(trx, [...wanted.values()])
+    const missing = [...wanted.values()].filter((limit) => !ledger.#counts.has(limit.key))
+    if (missing.length > 0) {
+      // First match of the period (or caps newly set): start from what lead_facts already holds.
+      await trx.rawQuery(
+        `INSERT INTO public.routing_rule_usage (rule_id, period, count, expires_at)
+         SELECT v.rule_id, v.period,
+           (SELECT count(*) FROM public.lead_facts f
+            WHERE f.routing_rule_id = v.rule_id AND f.matched_at >= v.starts AND f.matched_at < v.ends),
+           v.ends
+         FROM (VALUES ${missing.map(() => '(?::uuid, ?::text, ?::timestamptz, ?::timestamptz)').join(', ')})
+           AS v(rule_id, period, starts, ends)
+         ON CONFLICT (rule_id, period) DO NOTHING`,
+        missing.flatMap((limit) => [
+          limit.ruleId,
+          limit.period.key,
+          limit.period.start,
+          limit.period.end,
+        ])
+      )
+      // Inserted here or by a concurrent router (the insert waited for it to commit): read them locked.
+      await ledger.#read(trx, missing)
+    }
+    return ledger
+  }
+
+  /** Takes one unit of each of the rule's caps for the period `at` falls in; false when one is used up. */
+  take(rule: CappedRule, at: Date) {
+    const limits = limitsOf(rule, at)
+    const full = limits.some((limit) => {
+      const count = this.#counts.get(limit.key)
+      if (count === undefined) throw new Error(`cap counter ${limit.key} was not locked`)
+      return count >= limit.cap
     })
+    if (full) return false
+    for (const limit of limits) {
+      this.#counts.set(limit.key, this.#counts.get(limit.key)! + 1)
+      this.#changed.add(limit.key)
+    }
     return true
-  } catch (error) {
-    if (error instanceof CapReached) return false
-    throw error
+  }
+
+  /** The counts taken, as one UPDATE to send with the match's other writes. */
+  update(): Part | null {
+    if (this.#changed.size === 0) return null
+    const changed = [...this.#changed]
+    return rawPart(
+      `UPDATE public.routing_rule_usage u SET count = v.count
+       FROM (VALUES ${changed.map(() => '(?::uuid, ?::text, ?::int)').join(', ')}) AS v(rule_id, period, count)
+       WHERE u.rule_id = v.rule_id AND u.period = v.period`,
+      changed.flatMap((key) => [...splitKey(key), this.#counts.get(key)!])
+    )
+  }
+
+  async #read(trx: TransactionClientContract, limits: Limit[]) {
+    const result = await trx.rawQuery(
+      `SELECT rule_id, period, count FROM public.routing_rule_usage
+       WHERE (rule_id, period) IN (${limits.map(() => '(?::uuid, ?::text)').join(', ')})
+       ORDER BY rule_id, period FOR UPDATE`,
+      limits.flatMap((limit) => [limit.ruleId, limit.period.key])
+    )
+    for (const row of result.rows) this.#counts.set(`${row.rule_id}|${row.period}`, row.count)
   }
 }
 
-async function take(
-  trx: TransactionClientContract,
-  ruleId: string,
-  period: CapPeriod,
-  cap: number
-) {
-  if (await increment(trx, ruleId, period.key, cap)) return true
-  // No row yet (first match of the period, or caps newly set): start from what lead_facts already holds.
-  await trx.rawQuery(
-    `INSERT INTO public.routing_rule_usage (rule_id, period, count, expires_at)
-     SELECT ?, ?, count(*), ? FROM public.lead_facts
-     WHERE routing_rule_id = ? AND matched_at >= ? AND matched_at < ?
-     ON CONFLICT (rule_id, period) DO NOTHING`,
-    [ruleId, period.key, period.end, ruleId, period.start, period.end]
-  )
-  // Inserted here or by a concurrent router (the insert waited for it to commit): count again.
-  return increment(trx, ruleId, period.key, cap)
-}
-
-async function increment(
-  trx: TransactionClientContract,
-  ruleId: string,
-  period: string,
-  cap: number
-) {
-  const result = await trx.rawQuery(
-    `UPDATE public.routing_rule_usage SET count = count + 1
-     WHERE rule_id = ? AND period = ? AND count < ? RETURNING count`,
-    [ruleId, period, cap]
-  )
-  return result.rows.length > 0
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf('|')
+  return [key.slice(0, at), key.slice(at + 1)]
 }

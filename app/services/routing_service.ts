@@ -5,9 +5,18 @@ import TenancyService from '#services/tenancy_service'
 import OutboxService from '#services/outbox_service'
 import AuditChainService from '#services/audit_chain_service'
 import RoutingRuleBook, { RULES_VERSION_SQL, type ActiveRule } from '#services/routing_rule_book'
-import { reserveCap } from '#services/routing_caps'
+import { CapLedger, isCapped } from '#services/routing_caps'
 import { matchFoundData } from '#services/routing_match_event'
-import { rankCandidates, screen, type UnsoldReason } from '#services/routing_selection'
+import {
+  type RoutableLead,
+  rankCandidates,
+  screen,
+  type UnsoldReason,
+} from '#services/routing_selection'
+import { GroupCommit } from '#services/group_commit'
+import { type Part, insertTogether, rawPart } from '#services/insert_together'
+import { type EndpointRow, endpointsFor, fanOutTo } from '#webhooks/fan_out'
+import routingConfig from '#config/routing'
 import { normaliseLead } from '#services/quality/normalise'
 import type { LeadInput } from '#services/quality/types'
 
@@ -23,19 +32,36 @@ export type RouteOptions = {
   random?: () => number
 }
 
-type LeadContext = {
-  leadId: string
-  publisherId: string
-  labelId: string | null
-  labelSlug: string | null
-  schemaName: string
+type LeadFact = {
+  lead_id: string
+  environment: string
+  status: string
+  buyer_id: string | null
+  publisher_id: string
+  label_id: string | null
+  schema_name: string
   country: string
+  label_slug: string | null
+  rules_version: string
 }
+
+/** A lead waiting for its publisher's next routing transaction. */
+type Offer = { fact: LeadFact; rules: ActiveRule[]; now: Date; random: () => number }
+type StoredLead = Parameters<typeof matchFoundData>[0] & { status: string }
+type Match = { offer: Offer; lead: StoredLead; rule: ActiveRule }
+type Unsold = { offer: Offer; reason: UnsoldReason }
+
+/** Facts of leads asked for together are read in one query. */
+const lookups = new GroupCommit<string, LeadFact | undefined>({ maxSize: 64, maxInFlight: 1 })
+/** Leads of one publisher routed together share one transaction (group commit). */
+const groups = new GroupCommit<Offer, RoutingOutcome>(routingConfig.groupCommit)
 
 /**
  * Sells one accepted live lead to one buyer (exclusive delivery). Safe to
  * run twice for a lead, or for many leads at once: the lead row is locked
- * for the decision and only an `accepted` lead is routed.
+ * for the decision and only an `accepted` lead is routed. Leads of one
+ * publisher that arrive while its routing transaction is open are decided
+ * and written together by the next one, each with its own outcome.
  */
 @inject()
 export default class RoutingService {
@@ -47,125 +73,193 @@ export default class RoutingService {
   ) {}
 
   async route(leadId: string, options: RouteOptions = {}): Promise<RoutingOutcome> {
-    const now = options.now ?? new Date()
-    const random = options.random ?? Math.random
-    const fact = await db
-      .from('lead_facts as f')
-      .join('publishers as p', 'p.id', 'f.publisher_id')
-      .leftJoin('labels as l', 'l.id', 'f.label_id')
-      .where('f.lead_id', leadId)
-      .select('f.environment', 'f.status', 'f.buyer_id', 'f.publisher_id', 'f.label_id')
-      .select('p.schema_name', 'p.country', 'l.slug as label_slug')
-      .select(db.raw(`${RULES_VERSION_SQL} AS rules_version`))
-      .first()
+    const fact = await lookups.add('facts', leadId, (ids) => this.facts(ids))
     if (!fact) return { outcome: 'skipped', leadId, reason: 'unknown' }
     // Sandbox leads exercise integrations; they are never sold.
     if (fact.environment !== 'live') return { outcome: 'skipped', leadId, reason: 'sandbox' }
     if (fact.status !== 'accepted' || fact.buyer_id) {
       return { outcome: 'skipped', leadId, reason: 'not_accepted' }
     }
-    const rules = await this.book.current(fact.rules_version)
-    const context: LeadContext = {
-      leadId,
-      publisherId: fact.publisher_id,
-      labelId: fact.label_id,
-      labelSlug: fact.label_slug ?? null,
-      schemaName: fact.schema_name,
-      country: fact.country,
+    const offer: Offer = {
+      fact,
+      rules: await this.book.current(fact.rules_version),
+      now: options.now ?? new Date(),
+      random: options.random ?? Math.random,
     }
-
-    return this.tenancy.run({ schemaName: context.schemaName }, async (trx) => {
-      const lead = await trx.from('leads').where('id', leadId).forUpdate().first()
-      if (!lead || lead.status !== 'accepted') {
-        return { outcome: 'skipped', leadId, reason: 'not_accepted' } as const
-      }
-      const input: LeadInput = {
-        publisher: '',
-        contact: lead.contact,
-        provenance: lead.provenance,
-        consent: lead.consent,
-        attributes: lead.attributes,
-      }
-      const { eligible, reason } = screen(
-        rules,
-        {
-          publisherId: context.publisherId,
-          labelId: context.labelId,
-          input,
-          normalised: normaliseLead(input, context.country),
-        },
-        now
-      )
-      for (const rule of rankCandidates(eligible, random)) {
-        if (await reserveCap(trx, rule, now)) {
-          await this.recordMatch(trx, context, lead, rule, now)
-          return { outcome: 'matched', leadId, ruleId: rule.id, buyerId: rule.buyerId } as const
-        }
-      }
-      await trx
-        .from('public.lead_facts')
-        .where('lead_id', leadId)
-        .update({ unsold_reason: reason, routed_at: now, updated_at: now })
-      return { outcome: 'unsold', leadId, reason } as const
-    })
+    return groups.add(fact.schema_name, offer, (offers) =>
+      this.tenancy.run({ schemaName: fact.schema_name }, (trx) => this.decide(trx, offers))
+    )
   }
 
-  /** Everything a match changes, in the routing transaction: lead, facts, audit trail, event. */
-  private async recordMatch(
+  private async facts(leadIds: string[]) {
+    const rows: LeadFact[] = await db
+      .from('lead_facts as f')
+      .join('publishers as p', 'p.id', 'f.publisher_id')
+      .leftJoin('labels as l', 'l.id', 'f.label_id')
+      .whereIn('f.lead_id', leadIds)
+      .select('f.lead_id', 'f.environment', 'f.status', 'f.buyer_id', 'f.publisher_id')
+      .select('f.label_id', 'p.schema_name', 'p.country', 'l.slug as label_slug')
+      .select(db.raw(`${RULES_VERSION_SQL} AS rules_version`))
+    const byId = new Map(rows.map((row) => [row.lead_id, row]))
+    return leadIds.map((id) => byId.get(id))
+  }
+
+  /** One publisher's offers in its tenant transaction: lock, choose, take caps, write. */
+  private async decide(trx: TransactionClientContract, offers: Offer[]) {
+    const ids = [...new Set(offers.map((offer) => offer.fact.lead_id))].sort()
+    const rows: StoredLead[] = await trx.from('leads').whereIn('id', ids).orderBy('id').forUpdate()
+    const stored = new Map(rows.map((row) => [row.id, row]))
+
+    const ranked = offers.map((offer) => {
+      const lead = stored.get(offer.fact.lead_id)
+      // Gone, sold meanwhile, or twice in this group: routed once.
+      if (!lead || lead.status !== 'accepted') return null
+      stored.delete(offer.fact.lead_id)
+      const { eligible, reason } = screen(offer.rules, routable(offer.fact, lead), offer.now)
+      return { offer, lead, reason, candidates: rankCandidates(eligible, offer.random) }
+    })
+    // Past the first uncapped candidate a lead never reaches: its later rules' counters are not needed.
+    const caps = await CapLedger.lock(
+      trx,
+      ranked.flatMap((entry) => {
+        if (!entry) return []
+        const reach = entry.candidates.findIndex((rule) => !isCapped(rule))
+        const needed = reach === -1 ? entry.candidates : entry.candidates.slice(0, reach)
+        return needed.map((rule) => ({ rule, at: entry.offer.now }))
+      })
+    )
+
+    const matches: Match[] = []
+    const unsold: Unsold[] = []
+    const outcomes = ranked.map((entry, index): RoutingOutcome => {
+      const leadId = offers[index].fact.lead_id
+      if (!entry) return { outcome: 'skipped', leadId, reason: 'not_accepted' }
+      const rule = entry.candidates.find((candidate) => caps.take(candidate, entry.offer.now))
+      if (!rule) {
+        unsold.push({ offer: entry.offer, reason: entry.reason })
+        return { outcome: 'unsold', leadId, reason: entry.reason }
+      }
+      matches.push({ offer: entry.offer, lead: entry.lead, rule })
+      return { outcome: 'matched', leadId, ruleId: rule.id, buyerId: rule.buyerId }
+    })
+    await this.record(trx, matches, unsold, caps.update())
+    return outcomes
+  }
+
+  /**
+   * Everything the decisions change, in the routing transaction and in two
+   * statements: caps, leads, facts, audit trails and match.found events
+   * (with the endpoints they go to), then the events' deliveries.
+   */
+  private async record(
     trx: TransactionClientContract,
-    context: LeadContext,
-    lead: any,
-    rule: ActiveRule,
-    now: Date
+    matches: Match[],
+    unsold: Unsold[],
+    caps: Part | null
   ) {
-    // One statement for both tiers: the lead in its schema, its facts in public.
-    await trx.rawQuery(
-      `WITH lead AS (UPDATE leads SET status = 'matched', updated_at = ? WHERE id = ?)
-       UPDATE public.lead_facts SET status = 'matched', buyer_id = ?, routing_rule_id = ?,
-         price_cents = ?, payout_cents = ?, currency = ?, matched_at = ?, routed_at = ?,
-         unsold_reason = NULL, updated_at = ?
-       WHERE lead_id = ?`,
-      [
-        now,
-        context.leadId,
+    const parts: Part[] = caps ? [caps] : []
+    if (unsold.length > 0) parts.push(unsoldFacts(unsold))
+    if (matches.length === 0) {
+      if (parts.length > 0) await insertTogether(trx, parts)
+      return
+    }
+    parts.push(...matchedLeadsAndFacts(matches))
+    const heads = await this.audit.lockHeads(
+      trx,
+      matches.map(({ offer }) => offer.fact.lead_id)
+    )
+    const trails = this.audit.extendTrailInserts(
+      matches.map(({ offer, rule }) => ({
+        head: heads.get(offer.fact.lead_id)!,
+        input: {
+          publisherId: offer.fact.publisher_id,
+          leadId: offer.fact.lead_id,
+          environment: 'live',
+          entries: [
+            {
+              event: 'lead.delivered',
+              actor: `rule:${rule.id}`,
+              statusFrom: 'accepted',
+              statusTo: 'matched',
+            },
+          ],
+        },
+      }))
+    )
+    parts.push(...trails.parts)
+    // Only the buyer's endpoints get this event: it carries the contact and the price, so no publisher id.
+    const now = new Date(Math.max(...matches.map(({ offer }) => offer.now.getTime())))
+    const events = this.outbox.prepare(
+      trx,
+      matches.map(({ offer, lead, rule }) => ({
+        type: 'match.found',
+        publisherId: null,
+        buyerId: rule.buyerId,
+        leadId: offer.fact.lead_id,
+        environment: 'live' as const,
+        data: matchFoundData(lead, rule, offer.fact.label_slug ?? null, offer.now),
+      })),
+      now
+    )
+    parts.push(events.insert, endpointsFor(trx, events.published))
+    const endpoints = (await insertTogether(trx, parts)) as EndpointRow[]
+    await fanOutTo(trx, events.published, endpoints, now)
+  }
+}
+
+function routable(fact: LeadFact, lead: StoredLead): RoutableLead {
+  const input: LeadInput = {
+    publisher: '',
+    contact: lead.contact,
+    provenance: lead.provenance,
+    consent: lead.consent,
+    attributes: lead.attributes,
+  }
+  return {
+    publisherId: fact.publisher_id,
+    labelId: fact.label_id,
+    input,
+    normalised: normaliseLead(input, fact.country),
+  }
+}
+
+/** The sold leads in their schema and their facts in public, as two UPDATEs. */
+function matchedLeadsAndFacts(matches: Match[]): Part[] {
+  const values = (row: string) => matches.map(() => row).join(', ')
+  return [
+    rawPart(
+      `UPDATE leads l SET status = 'matched', updated_at = v.at
+       FROM (VALUES ${values('(?::uuid, ?::timestamptz)')}) AS v(id, at) WHERE l.id = v.id`,
+      matches.flatMap(({ offer }) => [offer.fact.lead_id, offer.now])
+    ),
+    rawPart(
+      `UPDATE public.lead_facts f SET status = 'matched', buyer_id = v.buyer_id,
+         routing_rule_id = v.rule_id, price_cents = v.price_cents, payout_cents = v.payout_cents,
+         currency = v.currency, matched_at = v.at, routed_at = v.at, unsold_reason = NULL,
+         updated_at = v.at
+       FROM (VALUES ${values('(?::uuid, ?::uuid, ?::uuid, ?::int, ?::int, ?::text, ?::timestamptz)')})
+         AS v(lead_id, buyer_id, rule_id, price_cents, payout_cents, currency, at)
+       WHERE f.lead_id = v.lead_id`,
+      matches.flatMap(({ offer, rule }) => [
+        offer.fact.lead_id,
         rule.buyerId,
         rule.id,
         rule.priceCents,
         rule.payoutCents,
         rule.currency,
-        now,
-        now,
-        now,
-        context.leadId,
-      ]
-    )
-    await this.audit.append(trx, {
-      publisherId: context.publisherId,
-      leadId: context.leadId,
-      environment: 'live',
-      entries: [
-        {
-          event: 'lead.delivered',
-          actor: `rule:${rule.id}`,
-          statusFrom: 'accepted',
-          statusTo: 'matched',
-        },
-      ],
-    })
-    // Only the buyer's endpoints get this event: it carries the contact and the price, so no publisher id.
-    await this.outbox.publish(
-      trx,
-      [
-        {
-          type: 'match.found',
-          publisherId: null,
-          buyerId: rule.buyerId,
-          leadId: context.leadId,
-          environment: 'live',
-          data: matchFoundData(lead, rule, context.labelSlug, now),
-        },
-      ],
-      now
-    )
-  }
+        offer.now,
+      ])
+    ),
+  ]
+}
+
+/** Why each unsold lead found no buyer, and when it was tried (the sweeper offers it again later). */
+function unsoldFacts(unsold: Unsold[]): Part {
+  return rawPart(
+    `UPDATE public.lead_facts f SET unsold_reason = v.reason, routed_at = v.at, updated_at = v.at
+     FROM (VALUES ${unsold.map(() => '(?::uuid, ?::text, ?::timestamptz)').join(', ')})
+       AS v(lead_id, reason, at)
+     WHERE f.lead_id = v.lead_id`,
+    unsold.flatMap(({ offer, reason }) => [offer.fact.lead_id, reason, offer.now])
+  )
 }

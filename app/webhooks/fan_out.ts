@@ -93,8 +93,13 @@ export async function fanOutTo(
       .map((endpoint) => deliveryRow(event, endpoint.id, now))
   )
   if (rows.length === 0) return 0
-  await client.table('public.webhook_deliveries').multiInsert(rows)
-  await wakeRelay(client)
+  // The rows and the relay's wake-up in one round trip.
+  const insert = client.table('public.webhook_deliveries').multiInsert(rows).toSQL()
+  await client.rawQuery(`WITH inserted AS (${insert.sql}) SELECT pg_notify(?, ?)`, [
+    ...(insert.bindings as any[]),
+    WAKE_CHANNEL,
+    '',
+  ])
   return rows.length
 }
 

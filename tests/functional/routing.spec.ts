@@ -133,6 +133,69 @@ test.group('Routing / a match', (group) => {
     )
   })
 
+  test('leads routed at once share a transaction, each with its own outcome and trail', async ({
+    client,
+    assert,
+  }) => {
+    const world = await routingPublisher()
+    const capped = await createRule({
+      publisherIds: [world.publisher.id],
+      priority: 5,
+      caps: { daily: 2, monthly: 100 },
+      criteria: [{ field: 'attributes.product', op: 'in', value: ['solar'] }],
+    })
+    const fallback = await createRule({
+      publisherIds: [world.publisher.id],
+      criteria: [{ field: 'attributes.product', op: 'in', value: ['solar'] }],
+    })
+    const solar = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        acceptedLead(client, world, { attributes: { product: 'solar' } })
+      )
+    )
+    const windows = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        acceptedLead(client, world, { attributes: { product: 'windows' } })
+      )
+    )
+
+    const outcomes = await Promise.all([...solar, ...windows].map((id) => route(id)))
+    const soldBy = (ruleId: string) =>
+      outcomes.filter((o) => o.outcome === 'matched' && o.ruleId === ruleId).map((o) => o.leadId)
+    assert.lengthOf(soldBy(capped.id), 2)
+    assert.sameMembers([...soldBy(capped.id), ...soldBy(fallback.id)], solar)
+    assert.deepEqual(
+      outcomes.slice(5),
+      windows.map((leadId) => ({ outcome: 'unsold', leadId, reason: 'criteria' }))
+    )
+
+    // Rows written by one transaction carry its id: eight leads, fewer transactions.
+    const facts = await db
+      .from('lead_facts')
+      .whereIn('lead_id', [...solar, ...windows])
+      .select('lead_id', 'status', 'unsold_reason', db.raw('xmin::text AS tx'))
+    assert.isBelow(new Set(facts.map((fact) => fact.tx)).size, facts.length)
+    for (const fact of facts) {
+      assert.equal(fact.status, solar.includes(fact.lead_id) ? 'matched' : 'accepted')
+      assert.equal(fact.unsold_reason, solar.includes(fact.lead_id) ? null : 'criteria')
+    }
+
+    const audit = await app.container.make(AuditChainService)
+    for (const leadId of solar) {
+      const trail = await audit.entriesFor(null, leadId)
+      assert.equal(trail.at(-1)?.event, 'lead.delivered')
+      assert.isTrue((await audit.verify(leadId)).valid)
+    }
+    assert.lengthOf(
+      await db.from('outbox_events').whereIn('lead_id', solar).where('type', 'match.found'),
+      5
+    )
+    assert.lengthOf(
+      await db.from('audit.entries').whereIn('lead_id', windows).where('event', 'lead.delivered'),
+      0
+    )
+  })
+
   test('sandbox leads are never routed', async ({ client, assert }) => {
     const world = await routingPublisher()
     await createRule({ publisherIds: [world.publisher.id] })
