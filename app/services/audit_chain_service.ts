@@ -124,6 +124,24 @@ export type ChainHead = {
 }
 
 /**
+ * A chain head's columns (table alias `h`), for a caller that locks the
+ * heads in the statement that locks the rows they record (`chainHeadOf`
+ * reads them back).
+ */
+export const CHAIN_HEAD_COLUMNS = `h.publisher_id AS head_publisher_id, h.last_seq AS head_last_seq,
+  h.last_hash AS head_last_hash,
+  (SELECT e.ts FROM audit.entries e WHERE e.lead_id = h.lead_id AND e.lead_seq = h.last_seq) AS head_last_ts`
+
+export function chainHeadOf(row: Record<string, any>): ChainHead {
+  return {
+    publisher_id: row.head_publisher_id,
+    last_seq: row.head_last_seq,
+    last_hash: row.head_last_hash,
+    last_ts: row.head_last_ts,
+  }
+}
+
+/**
  * Each lead's trail is a hash chain. Appends to one lead serialise on its
  * chain head row; different leads never wait for each other, and the unique
  * (lead_id, lead_seq) makes a fork impossible even if a caller skipped the lock.
@@ -160,18 +178,19 @@ export default class AuditChainService {
   /**
    * Locks the chain heads of these leads for the caller's transaction, in
    * lead order so that concurrent lockers of overlapping sets never deadlock.
+   * A caller that locks the leads too can take their heads in that same
+   * statement instead (`CHAIN_HEAD_COLUMNS`).
    */
   async lockHeads(trx: TransactionClientContract, leadIds: string[]) {
     const heads = new Map<string, ChainHead>()
     if (leadIds.length === 0) return heads
     const result = await trx.rawQuery(
-      `SELECT h.lead_id, h.publisher_id, h.last_seq, h.last_hash,
-              (SELECT e.ts FROM audit.entries e WHERE e.lead_id = h.lead_id AND e.lead_seq = h.last_seq) AS last_ts
+      `SELECT h.lead_id, ${CHAIN_HEAD_COLUMNS}
        FROM audit.chain_heads h WHERE h.lead_id IN (${leadIds.map(() => '?').join(', ')})
        ORDER BY h.lead_id FOR UPDATE OF h`,
       leadIds
     )
-    for (const row of result.rows) heads.set(row.lead_id, row)
+    for (const row of result.rows) heads.set(row.lead_id, chainHeadOf(row))
     return heads
   }
 

@@ -3,7 +3,11 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import TenancyService from '#services/tenancy_service'
 import OutboxService from '#services/outbox_service'
-import AuditChainService from '#services/audit_chain_service'
+import AuditChainService, {
+  CHAIN_HEAD_COLUMNS,
+  type ChainHead,
+  chainHeadOf,
+} from '#services/audit_chain_service'
 import RoutingRuleBook, { RULES_VERSION_SQL, type ActiveRule } from '#services/routing_rule_book'
 import { CapLedger, isCapped } from '#services/routing_caps'
 import { matchFoundData } from '#services/routing_match_event'
@@ -107,8 +111,16 @@ export default class RoutingService {
   /** One publisher's offers in its tenant transaction: lock, choose, take caps, write. */
   private async decide(trx: TransactionClientContract, offers: Offer[]) {
     const ids = [...new Set(offers.map((offer) => offer.fact.lead_id))].sort()
-    const rows: StoredLead[] = await trx.from('leads').whereIn('id', ids).orderBy('id').forUpdate()
-    const stored = new Map(rows.map((row) => [row.id, row]))
+    // The leads and their chain heads in one statement, in lead order; each lead before its head, as before.
+    const locked = await trx.rawQuery(
+      `SELECT l.*, ${CHAIN_HEAD_COLUMNS} FROM leads l JOIN audit.chain_heads h ON h.lead_id = l.id
+       WHERE l.id IN (${ids.map(() => '?').join(', ')}) ORDER BY l.id FOR UPDATE OF l, h`,
+      ids
+    )
+    const stored = new Map<string, StoredLead>(locked.rows.map((row: any) => [row.id, row]))
+    const heads = new Map<string, ChainHead>(
+      locked.rows.map((row: any) => [row.id, chainHeadOf(row)])
+    )
 
     const ranked = offers.map((offer) => {
       const lead = stored.get(offer.fact.lead_id)
@@ -142,7 +154,7 @@ export default class RoutingService {
       matches.push({ offer: entry.offer, lead: entry.lead, rule })
       return { outcome: 'matched', leadId, ruleId: rule.id, buyerId: rule.buyerId }
     })
-    await this.record(trx, matches, unsold, caps.update())
+    await this.record(trx, { matches, unsold, heads, caps: caps.update() })
     return outcomes
   }
 
@@ -153,10 +165,14 @@ export default class RoutingService {
    */
   private async record(
     trx: TransactionClientContract,
-    matches: Match[],
-    unsold: Unsold[],
-    caps: Part | null
+    decided: {
+      matches: Match[]
+      unsold: Unsold[]
+      heads: Map<string, ChainHead>
+      caps: Part | null
+    }
   ) {
+    const { matches, unsold, heads, caps } = decided
     const parts: Part[] = caps ? [caps] : []
     if (unsold.length > 0) parts.push(unsoldFacts(unsold))
     if (matches.length === 0) {
@@ -164,10 +180,6 @@ export default class RoutingService {
       return
     }
     parts.push(...matchedLeadsAndFacts(matches))
-    const heads = await this.audit.lockHeads(
-      trx,
-      matches.map(({ offer }) => offer.fact.lead_id)
-    )
     const trails = this.audit.extendTrailInserts(
       matches.map(({ offer, rule }) => ({
         head: heads.get(offer.fact.lead_id)!,
