@@ -160,12 +160,12 @@ export default class AuditChainService {
       const created = await this.startChain(trx, input)
       if (created) return created
     }
-    let head = (await this.lockHeads(trx, [input.leadId])).get(input.leadId)
+    let head = await this.lockHead(trx, input.leadId)
     if (!head) {
       const created = await this.startChain(trx, input)
       if (created) return created
       // Someone else started this trail between our two statements.
-      head = (await this.lockHeads(trx, [input.leadId])).get(input.leadId)
+      head = await this.lockHead(trx, input.leadId)
     }
     if (!head) throw new Error(`Lead ${input.leadId} has no audit trail to extend`)
     const { parts, entries } = this.extendTrailInserts([{ input, head }])
@@ -176,41 +176,37 @@ export default class AuditChainService {
   }
 
   /**
-   * Locks the chain heads of these leads for the caller's transaction, in
-   * lead order so that concurrent lockers of overlapping sets never deadlock.
-   * A caller that locks the leads too can take their heads in that same
-   * statement instead (`CHAIN_HEAD_COLUMNS`).
+   * Locks the lead's chain head for the caller's transaction. A caller that
+   * locks the lead rows too takes their heads in that same statement instead
+   * (`CHAIN_HEAD_COLUMNS`).
    */
-  async lockHeads(trx: TransactionClientContract, leadIds: string[]) {
-    const heads = new Map<string, ChainHead>()
-    if (leadIds.length === 0) return heads
+  async lockHead(trx: TransactionClientContract, leadId: string): Promise<ChainHead | undefined> {
     const result = await trx.rawQuery(
-      `SELECT h.lead_id, ${CHAIN_HEAD_COLUMNS}
-       FROM audit.chain_heads h WHERE h.lead_id IN (${leadIds.map(() => '?').join(', ')})
-       ORDER BY h.lead_id FOR UPDATE OF h`,
-      leadIds
+      `SELECT ${CHAIN_HEAD_COLUMNS} FROM audit.chain_heads h WHERE h.lead_id = ? FOR UPDATE OF h`,
+      [leadId]
     )
-    for (const row of result.rows) heads.set(row.lead_id, chainHeadOf(row))
-    return heads
+    return result.rows[0] && chainHeadOf(result.rows[0])
   }
 
   /**
-   * New entries on trails whose heads the caller holds (`lockHeads`), as
+   * New entries on trails whose heads the caller holds locked, as
    * the two writes (heads, entries) to send with its other writes
    * (`insertTogether`); the entries' write is last and returns their ids.
    */
   extendTrailInserts(trails: { input: AppendInput; head: ChainHead }[]) {
-    trails = trails.filter(({ input }) => input.entries.length > 0)
-    const entries = trails.flatMap(({ input, head }) => {
-      input.entries.forEach(assertShape)
-      if (head.publisher_id !== input.publisherId) {
-        throw new Error(`Lead ${input.leadId} has an audit trail under another publisher`)
-      }
-      // A trail's timestamps never go backwards, whatever the clocks of the hosts appending.
-      const now = Math.max(Date.now(), head.last_ts?.getTime() ?? 0)
-      return this.chain(input, head.last_seq, head.last_hash, new Date(now))
-    })
-    const lasts = trails.map(({ input }) => entries.findLast((e) => e.lead_id === input.leadId)!)
+    const chains = trails
+      .filter(({ input }) => input.entries.length > 0)
+      .map(({ input, head }) => {
+        input.entries.forEach(assertShape)
+        if (head.publisher_id !== input.publisherId) {
+          throw new Error(`Lead ${input.leadId} has an audit trail under another publisher`)
+        }
+        // A trail's timestamps never go backwards, whatever the clocks of the hosts appending.
+        const now = Math.max(Date.now(), head.last_ts?.getTime() ?? 0)
+        return this.chain(input, head.last_seq, head.last_hash, new Date(now))
+      })
+    const entries = chains.flat()
+    const lasts = chains.map((chain) => chain[chain.length - 1])
     const parts = [
       rawPart(
         `UPDATE audit.chain_heads h SET last_seq = v.last_seq, last_hash = v.last_hash

@@ -40,7 +40,7 @@ function limitsOf(rule: CappedRule, at: Date): Limit[] {
  */
 export class CapLedger {
   #counts = new Map<string, number>()
-  #changed = new Set<string>()
+  #changed = new Map<string, Limit>()
 
   static async lock(trx: TransactionClientContract, offers: { rule: CappedRule; at: Date }[]) {
     const ledger = new CapLedger()
@@ -87,7 +87,7 @@ export class CapLedger {
     if (full) return false
     for (const limit of limits) {
       this.#counts.set(limit.key, this.#counts.get(limit.key)! + 1)
-      this.#changed.add(limit.key)
+      this.#changed.set(limit.key, limit)
     }
     return true
   }
@@ -95,12 +95,12 @@ export class CapLedger {
   /** The counts taken, as one UPDATE to send with the match's other writes. */
   update(): Part | null {
     if (this.#changed.size === 0) return null
-    const changed = [...this.#changed]
+    const changed = [...this.#changed.values()]
     return rawPart(
       `UPDATE public.routing_rule_usage u SET count = v.count
        FROM (VALUES ${changed.map(() => '(?::uuid, ?::text, ?::int)').join(', ')}) AS v(rule_id, period, count)
        WHERE u.rule_id = v.rule_id AND u.period = v.period`,
-      changed.flatMap((key) => [...splitKey(key), this.#counts.get(key)!])
+      changed.flatMap((limit) => [limit.ruleId, limit.period.key, this.#counts.get(limit.key)!])
     )
   }
 
@@ -113,9 +113,4 @@ export class CapLedger {
     )
     for (const row of result.rows) this.#counts.set(`${row.rule_id}|${row.period}`, row.count)
   }
-}
-
-function splitKey(key: string): [string, string] {
-  const at = key.indexOf('|')
-  return [key.slice(0, at), key.slice(at + 1)]
 }
