@@ -11,6 +11,7 @@ import { SYSTEM_OPERATOR } from '#services/operator_service'
 import PublisherService from '#services/publisher_service'
 import ApiKeyService from '#services/api_key_service'
 import { startBenchServer, stopBenchServer } from '#services/bench_server'
+import { type CpuGroups, benchCpuGroups, cpuSnapshot, cpuSpent } from '#services/bench_cpu'
 
 const RULES = {
   required_fields: ['contact.email', 'contact.phone'],
@@ -42,6 +43,11 @@ export default class BenchIntake extends BaseCommand {
 
   @flags.number({ description: 'Publishers to spread the load over', default: 4 })
   declare publishers: number
+
+  @flags.string({
+    description: 'Measure one step only ("fixed" or "full"), e.g. to profile it alone',
+  })
+  declare only?: 'fixed' | 'full'
 
   @flags.boolean({
     description: 'Write a CPU profile of the server to tmp/profile',
@@ -102,20 +108,31 @@ export default class BenchIntake extends BaseCommand {
       this.logger.info(
         `measuring: ${this.duration} s at ${this.rate} leads/s, then ${this.duration} s at full speed`
       )
-      const [fixed, full] = await this.load({
-        baseUrl,
-        publishers,
-        steps: [
-          // Open model: one lead every 1/rate s, timed from when it was due; enough connections that a slow answer never holds the next lead back.
-          {
-            name: 'fixed',
-            rate: this.rate,
-            connections: Math.max(this.connections, Math.ceil(this.rate / 4)),
-            duration: this.duration,
-          },
-          { name: 'full', connections: this.connections, duration: this.duration },
-        ],
-      })
+      const cpuGroups = benchCpuGroups(server.pid!)
+      // Open model: one lead every 1/rate s, timed from when it was due; enough connections that a slow answer never holds the next lead back.
+      const fixed =
+        this.only === 'full'
+          ? null
+          : await this.measured(cpuGroups, {
+              baseUrl,
+              publishers,
+              steps: [
+                {
+                  name: 'fixed',
+                  rate: this.rate,
+                  connections: Math.max(this.connections, Math.ceil(this.rate / 4)),
+                  duration: this.duration,
+                },
+              ],
+            })
+      const full =
+        this.only === 'fixed'
+          ? null
+          : await this.measured(cpuGroups, {
+              baseUrl,
+              publishers,
+              steps: [{ name: 'full', connections: this.connections, duration: this.duration }],
+            })
       await stopBenchServer(server)
       this.logger.info('running the raw-SQL limit (pgbench, 15 s)')
       const limit = this.pgbenchLimit()
@@ -147,6 +164,25 @@ export default class BenchIntake extends BaseCommand {
       seeded.push({ slug: publisher.slug, key: secret })
     }
     return seeded
+  }
+
+  /** One load step, with the CPU each process group spent on it per answered lead. */
+  async measured(groups: CpuGroups, plan: Record<string, unknown>) {
+    const before = cpuSnapshot(groups)
+    const [step] = await this.load(plan)
+    // The load generator has exited by now: it reports its own CPU time.
+    const spent = { ...cpuSpent(before, cpuSnapshot(groups)), load_generator: step.cpu_ms }
+    const answered = Object.values(step.statuses as Record<string, number>).reduce(
+      (a, b) => a + b,
+      0
+    )
+    step.cpu_ms_per_lead = Object.fromEntries(
+      Object.entries(spent).map(([name, ms]) => [
+        name,
+        Number((ms / Math.max(1, answered)).toFixed(3)),
+      ])
+    )
+    return step
   }
 
   load(plan: Record<string, unknown>): Promise<any[]> {
@@ -219,7 +255,7 @@ export default class BenchIntake extends BaseCommand {
 
   async report(fixed: any, full: any, limit: number | null) {
     const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`
-    const ratio = limit ? full.accepted_per_s / limit : null
+    const ratio = limit && full ? full.accepted_per_s / limit : null
     const summary = {
       date: new Date().toISOString(),
       machine,
@@ -228,14 +264,23 @@ export default class BenchIntake extends BaseCommand {
       full_speed: full,
       limit_tps: limit,
       ratio_accepted_to_limit: ratio,
-      ratio_answered_to_limit: limit ? full.answered_per_s / limit : null,
+      ratio_answered_to_limit: limit && full ? full.answered_per_s / limit : null,
     }
-    this.ui
+    const table = this.ui
       .table()
-      .head(['run', 'leads/s answered', 'accepted/s', 'p50 ms', 'p95 ms', 'p99 ms', 'statuses'])
-      .row(tableRow(`fixed ${fixed.target_rate}/s`, fixed))
-      .row(tableRow('full speed', full))
-      .render()
+      .head([
+        'run',
+        'leads/s answered',
+        'accepted/s',
+        'p50 ms',
+        'p95 ms',
+        'p99 ms',
+        'statuses',
+        'CPU ms/lead: server · postgres · redis · load',
+      ])
+    if (fixed) table.row(tableRow(`fixed ${fixed.target_rate}/s`, fixed))
+    if (full) table.row(tableRow('full speed', full))
+    table.render()
     this.logger.info(
       `raw-SQL limit (pgbench): ${limit?.toFixed(0) ?? 'n/a'} tx/s; app/limit = ${ratio?.toFixed(2) ?? 'n/a'} (accepted), ${summary.ratio_answered_to_limit?.toFixed(2) ?? 'n/a'} (all answers)`
     )
@@ -252,6 +297,7 @@ type StepFigures = {
   p95_ms: number | null
   p99_ms: number | null
   statuses: Record<string, number>
+  cpu_ms_per_lead: Record<string, number>
 }
 
 function tableRow(run: string, step: StepFigures) {
@@ -264,5 +310,8 @@ function tableRow(run: string, step: StepFigures) {
     ms(step.p95_ms),
     ms(step.p99_ms),
     JSON.stringify(step.statuses),
+    ['server', 'postgres', 'redis', 'load_generator']
+      .map((group) => step.cpu_ms_per_lead[group]?.toFixed(2) ?? '-')
+      .join(' · '),
   ]
 }

@@ -17,6 +17,8 @@ const redisConfig = defineConfig({
     main: {
       ...redisConnection,
       keyPrefix: '',
+      // Commands issued during one turn of the event loop (every request's rate-limit count, say) go out as one write.
+      enableAutoPipelining: true,
       retryStrategy(times) {
         return times > 10 ? null : times * 50
       },

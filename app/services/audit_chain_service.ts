@@ -223,21 +223,24 @@ export default class AuditChainService {
   }
 
   /**
-   * The first entries of a lead created in the caller's transaction, as
-   * INSERTs to send with its other writes (`insertTogether`): the chain head
-   * and the entries. A new lead id has no trail anyone could race with.
+   * The first entries of leads created in the caller's transaction, as two
+   * INSERTs (every chain head, every entry) to send with its other writes
+   * (`insertTogether`). A new lead id has no trail anyone could race with.
    */
-  startTrailInserts(input: AppendInput): Part[] {
-    input.entries.forEach(assertShape)
-    if (input.entries[0]?.statusFrom !== null) {
-      throw new Error('A new trail starts with an entry that has no statusFrom')
-    }
-    const entries = this.chain(input, 0, GENESIS_HASH, new Date())
-    const last = entries[entries.length - 1]
+  startTrailsInserts(inputs: AppendInput[]): Part[] {
+    const chains = inputs.map((input) => {
+      input.entries.forEach(assertShape)
+      if (input.entries[0]?.statusFrom !== null) {
+        throw new Error('A new trail starts with an entry that has no statusFrom')
+      }
+      return this.chain(input, 0, GENESIS_HASH, new Date())
+    })
+    const lasts = chains.map((entries) => entries[entries.length - 1])
+    const entries = chains.flat()
     return [
       rawPart(
-        'INSERT INTO audit.chain_heads (lead_id, publisher_id, last_seq, last_hash) VALUES (?, ?, ?, ?)',
-        [input.leadId, input.publisherId, last.lead_seq, last.hash]
+        `INSERT INTO audit.chain_heads (lead_id, publisher_id, last_seq, last_hash) VALUES ${lasts.map(() => '(?::uuid, ?::uuid, ?::int, ?::char(64))').join(', ')}`,
+        lasts.flatMap((last) => [last.lead_id, last.publisher_id, last.lead_seq, last.hash])
       ),
       rawPart(
         `INSERT INTO audit.entries (${COLUMNS}) VALUES ${entries.map(() => ROW).join(', ')}`,

@@ -91,6 +91,11 @@ export function commitmentsMatch(
 
 const EVIDENCE_COLUMNS =
   'lead_id, publisher_id, text_digest, text_version, method, page_url, consented_at, ip_commitment, email_commitment, phone_commitment'
+const EVIDENCE_ROW =
+  '(?::uuid, ?::uuid, ?::char(64), ?::int, ?::text, ?::text, ?::timestamptz, ?::char(64), ?::char(64), ?::char(64))'
+
+/** A lead's evidence as the values of one row (`EVIDENCE_COLUMNS`). */
+export type EvidenceRow = unknown[]
 
 /**
  * Consent proof that outlives the personal data (DESIGN §7): the wording,
@@ -104,14 +109,15 @@ export default class ConsentEvidenceService {
    * there is what makes the commitments unlinkable after erasure.
    */
   async record(trx: TransactionClientContract, input: EvidenceInput) {
-    const { salt, insert } = await this.prepare(trx, input)
-    const [evidence] = await insertTogether(trx, [insert])
+    const { salt, row } = await this.prepare(trx, input)
+    const [evidence] = await insertTogether(trx, [this.insertOf([row], { returning: true })])
     return { salt, evidence: evidence as ConsentEvidence }
   }
 
   /**
-   * The evidence as an INSERT for the caller to send with its other writes
-   * (`insertTogether`), once the wording is stored, and the lead's new salt.
+   * The evidence as a row for the caller to write with its other writes
+   * (`insertOf`, `insertTogether`), once the wording is stored, and the
+   * lead's new salt.
    */
   async prepare(trx: TransactionClientContract, input: EvidenceInput) {
     const salt = randomBytes(SALT_BYTES)
@@ -119,24 +125,27 @@ export default class ConsentEvidenceService {
     const key = createSecretKey(salt)
     const digest = textDigest(input.text)
     const version = await this.versionOf(trx, input.text, digest)
-    const insert = rawPart(
-      `INSERT INTO audit.consent_evidence (${EVIDENCE_COLUMNS})
-       VALUES (?::uuid, ?::uuid, ?::char(64), ?::int, ?::text, ?::text, ?::timestamptz, ?::char(64), ?::char(64), ?::char(64))
-       RETURNING *`,
-      [
-        input.leadId,
-        input.publisherId,
-        digest,
-        version,
-        input.method,
-        input.pageUrl,
-        input.consentedAt,
-        commitment(key, 'ip', input.ip),
-        commitment(key, 'email', input.email),
-        commitment(key, 'phone', input.phone),
-      ]
+    const row: EvidenceRow = [
+      input.leadId,
+      input.publisherId,
+      digest,
+      version,
+      input.method,
+      input.pageUrl,
+      input.consentedAt,
+      commitment(key, 'ip', input.ip),
+      commitment(key, 'email', input.email),
+      commitment(key, 'phone', input.phone),
+    ]
+    return { salt, row }
+  }
+
+  /** One INSERT for the evidence of several leads (rows of `prepare`). */
+  insertOf(rows: EvidenceRow[], options: { returning?: boolean } = {}) {
+    return rawPart(
+      `INSERT INTO audit.consent_evidence (${EVIDENCE_COLUMNS}) VALUES ${rows.map(() => EVIDENCE_ROW).join(', ')}${options.returning ? ' RETURNING *' : ''}`,
+      rows.flat()
     )
-    return { salt, insert }
   }
 
   async evidenceFor(

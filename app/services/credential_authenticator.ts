@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader'
 import { DateTime } from 'luxon'
 import ApiKey from '#models/api_key'
 import OauthAccessToken from '#models/oauth_access_token'
@@ -16,6 +17,20 @@ const TOUCH_EVERY_SECONDS = 60
 type Credential = Pick<ApiKey, 'id' | 'ownerType' | 'publisherId' | 'buyerId' | 'permissions' | 'environment' | 'allowedIps' | 'revokedAt'>
 
 /**
+ * Keys wanted during one turn of the event loop are read in one query: under
+ * load, one round trip serves many requests. Nothing is cached between turns,
+ * so a revocation still holds from the very next request.
+ */
+const apiKeysByDigest = new DataLoader<string, ApiKey | null>(
+  async (digests) => {
+    const found = await ApiKey.query().whereIn('token_hash', [...new Set(digests)])
+    const byDigest = new Map(found.map((apiKey) => [apiKey.tokenHash, apiKey]))
+    return digests.map((digest) => byDigest.get(digest) ?? null)
+  },
+  { cache: false, batchScheduleFn: (dispatch) => setImmediate(dispatch) }
+)
+
+/**
  * Turns a bearer secret into a Principal. Looked up in Postgres on every
  * request, so a revocation holds from the very next call.
  */
@@ -30,7 +45,7 @@ export default class CredentialAuthenticator {
     if (!Object.values(KEY_PREFIXES).some((prefix) => secret.startsWith(prefix))) {
       throw invalid()
     }
-    const apiKey = await ApiKey.findBy('token_hash', digestOf(secret))
+    const apiKey = await apiKeysByDigest.load(digestOf(secret))
     if (!apiKey) throw invalid()
     this.assertUsable(apiKey, ip)
     await this.touch(apiKey)

@@ -6,15 +6,15 @@ import Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import TenancyService from '#services/tenancy_service'
-import OutboxService from '#services/outbox_service'
-import AuditChainService from '#services/audit_chain_service'
-import ConsentEvidenceService from '#services/consent_evidence_service'
+import OutboxService, { type OutboxEvent } from '#services/outbox_service'
+import AuditChainService, { type AppendInput } from '#services/audit_chain_service'
+import ConsentEvidenceService, { type EvidenceRow } from '#services/consent_evidence_service'
 import IdempotencyService, { type StoredAnswer } from '#services/idempotency_service'
 import { evaluateLead } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput } from '#services/quality/types'
 import { screenDuplicates } from '#services/duplicate_finder'
-import { type Part, insertTogether } from '#services/insert_together'
+import { insertTogether } from '#services/insert_together'
 import { GroupCommit } from '#services/group_commit'
 import { type EndpointRow, endpointsFor, fanOutTo } from '#webhooks/fan_out'
 import { enqueueRouting } from '#jobs/route_lead'
@@ -47,6 +47,15 @@ type Pending = {
   started: number
 }
 type EvaluatedLead = Pending & { leadId: string; evaluation: Evaluation; now: Date }
+/** A group's rows, table by table, written with one INSERT each. */
+type GroupRows = {
+  leads: Record<string, unknown>[]
+  secrets: { lead_id: string; salt: Buffer }[]
+  facts: Record<string, unknown>[]
+  trails: AppendInput[]
+  evidence: EvidenceRow[]
+  events: OutboxEvent[]
+}
 
 /** Leads of one publisher and environment that arrive together are written together. */
 const groups = new GroupCommit<Pending, Answer>(intakeConfig.groupCommit)
@@ -192,25 +201,36 @@ export default class IntakeService {
   }
 
   /**
-   * Everything the leads leave behind in one statement (one round trip),
-   * which also answers the endpoints their events go to.
+   * Everything the leads leave behind in one statement (one round trip), one
+   * INSERT per table for the whole group, which also answers the endpoints
+   * their events go to.
    */
   private async store(trx: TransactionClientContract, leads: EvaluatedLead[]) {
-    const writes = []
-    // One after another: a wording not seen before is stored once, by the first lead that needs it.
-    for (const lead of leads) writes.push(await this.writesFor(trx, lead))
-    const published = writes.flatMap((write) => write.published)
-    const written = await insertTogether(trx, [
-      ...writes.flatMap((write) => write.parts),
-      ...(published.length ? [endpointsFor(trx, published)] : []),
-    ])
-    if (published.length) {
-      await fanOutTo(trx, published, written as EndpointRow[], leads[0].now)
+    const rows: GroupRows = {
+      leads: [],
+      secrets: [],
+      facts: [],
+      trails: [],
+      evidence: [],
+      events: [],
     }
+    // One after another: a wording not seen before is stored once, by the first lead that needs it.
+    for (const lead of leads) await this.collect(trx, lead, rows)
+    const now = leads[0].now
+    const events = rows.events.length ? this.outbox.prepare(trx, rows.events, now) : null
+    const written = await insertTogether(trx, [
+      trx.table('leads').multiInsert(rows.leads),
+      ...(rows.secrets.length ? [trx.table('lead_secrets').multiInsert(rows.secrets)] : []),
+      trx.table('public.lead_facts').multiInsert(rows.facts),
+      ...this.audit.startTrailsInserts(rows.trails),
+      ...(rows.evidence.length ? [this.consentEvidence.insertOf(rows.evidence)] : []),
+      ...(events ? [events.insert, endpointsFor(trx, events.published)] : []),
+    ])
+    if (events) await fanOutTo(trx, events.published, written as EndpointRow[], now)
   }
 
-  /** The lead's rows: lead, salt, facts, audit trail, consent evidence and events. */
-  private async writesFor(trx: TransactionClientContract, lead: EvaluatedLead) {
+  /** Adds the lead's rows to its group's: lead, salt, facts, audit trail, consent evidence and events. */
+  private async collect(trx: TransactionClientContract, lead: EvaluatedLead, rows: GroupRows) {
     const { leadId, publisher, principal, input, evaluation, submission, now } = lead
     const environment = principal.environment
     const consentValid = evaluation.quality_check.consent === 'valid'
@@ -226,126 +246,116 @@ export default class IntakeService {
       landing_page: input.provenance?.landing_page ?? null,
     }
 
-    const evidence = consentValid
-      ? await this.consentEvidence.prepare(trx, {
-          leadId,
-          publisherId: publisher.id,
-          text: consent.text!,
-          method: submission.consentMethod,
-          pageUrl: provenance.landing_page,
-          consentedAt: new Date(consent.timestamp!),
-          ip: evaluation.normalised.ip,
-          email: evaluation.normalised.email,
-          phone: evaluation.normalised.phone,
-        })
-      : null
-    const salt = evidence?.salt ?? null
+    if (consentValid) {
+      const evidence = await this.consentEvidence.prepare(trx, {
+        leadId,
+        publisherId: publisher.id,
+        text: consent.text!,
+        method: submission.consentMethod,
+        pageUrl: provenance.landing_page,
+        consentedAt: new Date(consent.timestamp!),
+        ip: evaluation.normalised.ip,
+        email: evaluation.normalised.email,
+        phone: evaluation.normalised.phone,
+      })
+      rows.evidence.push(evidence.row)
+      rows.secrets.push({ lead_id: leadId, salt: evidence.salt })
+    }
 
     const actor = principal.actor
     const statusAfterConsent = consentValid ? 'consented' : 'received'
     // Events go out once first validation has passed: a rejected lead sends none.
     const label = publisher.label?.slug ?? null
-    const events =
-      evaluation.outcome === 'rejected'
-        ? null
-        : this.outbox.prepare(
-            trx,
-            [
-              {
-                type: 'lead.received',
-                publisherId: publisher.id,
-                leadId,
-                environment,
-                data: {
-                  lead_id: leadId,
-                  publisher: publisher.slug,
-                  status: evaluation.outcome,
-                  provenance: { ...provenance, label },
-                  consent: { given: consent.given, timestamp: consent.timestamp },
-                },
-              },
-              {
-                type: 'consent.recorded',
-                publisherId: publisher.id,
-                leadId,
-                environment,
-                data: {
-                  lead_id: leadId,
-                  provenance: { source: provenance.source, campaign: provenance.campaign, label },
-                  consent: {
-                    given: consent.given,
-                    text: consent.text,
-                    timestamp: consent.timestamp,
-                    ip: consent.ip,
-                  },
-                },
-              },
-            ],
-            now
-          )
+    if (evaluation.outcome !== 'rejected') {
+      rows.events.push(
+        {
+          type: 'lead.received',
+          publisherId: publisher.id,
+          leadId,
+          environment,
+          data: {
+            lead_id: leadId,
+            publisher: publisher.slug,
+            status: evaluation.outcome,
+            provenance: { ...provenance, label },
+            consent: { given: consent.given, timestamp: consent.timestamp },
+          },
+        },
+        {
+          type: 'consent.recorded',
+          publisherId: publisher.id,
+          leadId,
+          environment,
+          data: {
+            lead_id: leadId,
+            provenance: { source: provenance.source, campaign: provenance.campaign, label },
+            consent: {
+              given: consent.given,
+              text: consent.text,
+              timestamp: consent.timestamp,
+              ip: consent.ip,
+            },
+          },
+        }
+      )
+    }
 
-    const parts: Part[] = [
-      trx.table('leads').insert({
-        id: leadId,
-        publisher_id: publisher.id,
-        environment,
-        channel: submission.channel,
-        status: evaluation.outcome,
-        contact: JSON.stringify({
-          ...input.contact,
-          email: evaluation.normalised.email ?? input.contact.email ?? null,
-          phone: evaluation.normalised.phone ?? input.contact.phone ?? null,
-          country: evaluation.normalised.country,
-        }),
-        provenance: JSON.stringify(provenance),
-        consent: JSON.stringify(consent),
-        attributes: JSON.stringify(input.attributes ?? {}),
-        quality_check: JSON.stringify(evaluation.quality_check),
-        reasons: JSON.stringify(evaluation.reasons),
-        email_key: evaluation.normalised.email,
-        phone_key: evaluation.normalised.phone,
-        created_at: now,
-        updated_at: now,
+    rows.leads.push({
+      id: leadId,
+      publisher_id: publisher.id,
+      environment,
+      channel: submission.channel,
+      status: evaluation.outcome,
+      contact: JSON.stringify({
+        ...input.contact,
+        email: evaluation.normalised.email ?? input.contact.email ?? null,
+        phone: evaluation.normalised.phone ?? input.contact.phone ?? null,
+        country: evaluation.normalised.country,
       }),
-      ...(salt ? [trx.table('lead_secrets').insert({ lead_id: leadId, salt })] : []),
-      trx.table('public.lead_facts').insert({
-        lead_id: leadId,
-        publisher_id: publisher.id,
-        label_id: publisher.labelId,
-        channel: submission.channel,
-        environment,
-        status: evaluation.outcome,
-        reason_codes: evaluation.reasons.map((reason) => reason.code),
-        processing_ms: Math.round(performance.now() - lead.started),
-        created_at: now,
-        updated_at: now,
-      }),
-      ...this.audit.startTrailInserts({
-        publisherId: publisher.id,
-        leadId,
-        environment,
-        entries: [
-          { event: 'lead.received', actor, statusFrom: null, statusTo: 'received' },
-          ...(consentValid
-            ? [{ event: 'consent.captured', actor, statusFrom: 'received', statusTo: 'consented' }]
-            : []),
-          {
-            event: 'lead.validated',
-            actor: 'rule:quality',
-            statusFrom: statusAfterConsent,
-            statusTo: 'validated',
-          },
-          {
-            event: `lead.${evaluation.outcome}`,
-            actor: 'rule:quality',
-            statusFrom: 'validated',
-            statusTo: evaluation.outcome,
-          },
-        ],
-      }),
-      ...(evidence ? [evidence.insert] : []),
-      ...(events ? [events.insert] : []),
-    ]
-    return { parts, published: events?.published ?? [] }
+      provenance: JSON.stringify(provenance),
+      consent: JSON.stringify(consent),
+      attributes: JSON.stringify(input.attributes ?? {}),
+      quality_check: JSON.stringify(evaluation.quality_check),
+      reasons: JSON.stringify(evaluation.reasons),
+      email_key: evaluation.normalised.email,
+      phone_key: evaluation.normalised.phone,
+      created_at: now,
+      updated_at: now,
+    })
+    rows.facts.push({
+      lead_id: leadId,
+      publisher_id: publisher.id,
+      label_id: publisher.labelId,
+      channel: submission.channel,
+      environment,
+      status: evaluation.outcome,
+      reason_codes: evaluation.reasons.map((reason) => reason.code),
+      processing_ms: Math.round(performance.now() - lead.started),
+      created_at: now,
+      updated_at: now,
+    })
+    rows.trails.push({
+      publisherId: publisher.id,
+      leadId,
+      environment,
+      entries: [
+        { event: 'lead.received', actor, statusFrom: null, statusTo: 'received' },
+        ...(consentValid
+          ? [{ event: 'consent.captured', actor, statusFrom: 'received', statusTo: 'consented' }]
+          : []),
+        {
+          event: 'lead.validated',
+          actor: 'rule:quality',
+          statusFrom: statusAfterConsent,
+          statusTo: 'validated',
+        },
+        {
+          event: `lead.${evaluation.outcome}`,
+          actor: 'rule:quality',
+          statusFrom: 'validated',
+          statusTo: evaluation.outcome,
+        },
+      ],
+    })
   }
 }

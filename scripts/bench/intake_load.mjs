@@ -177,6 +177,9 @@ function run(options) {
 
 const results = []
 for (const step of plan.steps) {
-  results.push(await run(step))
+  const cpu = process.cpuUsage()
+  const result = await run(step)
+  const used = process.cpuUsage(cpu)
+  results.push({ ...result, cpu_ms: (used.user + used.system) / 1000 })
 }
 console.log(JSON.stringify(results))

@@ -57,6 +57,26 @@ test.group('API keys / lifecycle', () => {
     assert.exists(await AccessLogEntry.query().where('subject_id', apiKey.id).where('action', 'api_key.revoked').first())
   })
 
+  test('keys looked up together are each answered for themselves; a revoked one fails among them', async ({ client, assert }) => {
+    const first = await createKey({ publisherId: (await createPublisher()).id })
+    const second = await createKey({ publisherId: (await createPublisher()).id })
+    const revoked = await createKey({ publisherId: (await createPublisher()).id })
+    ;(await client.delete(`/v1/api-keys/${revoked.apiKey.id}`).bearerToken(await operatorKey())).assertStatus(204)
+
+    const callers = [first, second, revoked, first, second, revoked, first, second]
+    const responses = await Promise.all(callers.map((caller) => client.get('/v1/api-keys').bearerToken(caller.secret)))
+    responses.forEach((response, index) => {
+      const caller = callers[index]
+      if (caller === revoked) {
+        response.assertStatus(401)
+        assert.equal(response.body().code, 'credentials_revoked')
+        return
+      }
+      response.assertStatus(200)
+      assert.deepEqual(response.body().data.map((key: any) => key.id), [caller.apiKey.id])
+    })
+  })
+
   test('a publisher revokes its own key; another publisher gets 404 and nothing changes', async ({ client, assert }) => {
     const [mine, theirs] = [await createPublisher(), await createPublisher()]
     const own = await createKey({ publisherId: mine.id })

@@ -1,0 +1,53 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import os from 'node:os'
+
+/**
+ * CPU time per process group, read from /proc (Linux), for the benchmarks:
+ * on a machine where the server, Postgres, Redis and the load generator
+ * share two cores, CPU milliseconds per lead say more than leads per second.
+ */
+export type CpuGroups = Record<string, (pid: number, command: string) => boolean>
+
+const TICK_MS = 1000 / 100 // USER_HZ is 100 on every Linux we run on
+
+export function cpuSnapshot(groups: CpuGroups): Record<string, number> {
+  const totals: Record<string, number> = Object.fromEntries(
+    Object.keys(groups).map((name) => [name, 0])
+  )
+  if (os.platform() !== 'linux') return totals
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ')
+      const group = Object.keys(groups).find((name) => groups[name](Number(entry), command))
+      // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name.
+      if (group) totals[group] += (Number(fields[11]) + Number(fields[12])) * TICK_MS
+    } catch {
+      // The process ended while we read it.
+    }
+  }
+  return totals
+}
+
+/** CPU ms each group used between two snapshots. */
+export function cpuSpent(before: Record<string, number>, after: Record<string, number>) {
+  return Object.fromEntries(
+    Object.keys(after).map((name) => [name, Math.max(0, after[name] - (before[name] ?? 0))])
+  )
+}
+
+/** The usual groups: a process tree of ours, Postgres backends, Redis. */
+export function benchCpuGroups(serverPid: number): CpuGroups {
+  return {
+    server: (pid) => pid === serverPid || parentOf(pid) === serverPid,
+    postgres: (_pid, command) => command.startsWith('postgres'),
+    redis: (_pid, command) => command.startsWith('redis-server'),
+  }
+}
+
+function parentOf(pid: number) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+}
