@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { QueueEvents } from 'bullmq'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
@@ -22,6 +23,7 @@ import {
 import { closeRoutingQueues, routingQueue, startRoutingWorker } from '#jobs/route_lead'
 import WebhookEndpointService from '#webhooks/endpoint_service'
 import { WebhookRuntime } from '#webhooks/runtime'
+import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#services/bench_cpu'
 
 /**
  * Not a test: how long an accepted lead waits for its buyer. Seeds 50 buyers
@@ -103,9 +105,16 @@ export default class BenchRouting extends BaseCommand {
       await this.load(publishers, events, 50, 3)
       this.logger.info(`measuring: ${this.duration} s at ${this.rate} leads/s`)
       const since = new Date()
+      const cpuGroups = {
+        ...benchCpuGroups(worker.pid!, 'worker'),
+        'intake (this process)': (pid: number) => pid === process.pid,
+        'receiver': (pid: number) => pid === receiver?.process.pid,
+      }
+      const before = cpuSnapshot(cpuGroups)
       const measured = await this.load(publishers, events, this.rate, this.duration)
+      const cpu = cpuSpent(before, cpuSnapshot(cpuGroups))
       const fromDatabase = await routingLatencySince(since)
-      await this.report(measured, fromDatabase)
+      await this.report(measured, fromDatabase, cpu)
     } finally {
       worker.kill('SIGTERM')
       receiver?.process.kill('SIGTERM')
@@ -117,16 +126,17 @@ export default class BenchRouting extends BaseCommand {
   private async runWorker() {
     const stop = await startRoutingWorker({ concurrency: this.concurrency, sweep: false })
     // The receiver listens on the loopback, which the SSRF guard refuses unless allowed.
-    const webhooks = this.deliver
-      ? new WebhookRuntime({ concurrency: this.concurrency, allowPrivate: ['127.0.0.1/32'] })
-      : null
+    const webhooks = this.deliver ? new WebhookRuntime({ allowPrivate: ['127.0.0.1/32'] }) : null
     await webhooks?.start()
     const cpu = process.cpuUsage()
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 })
+    loopDelay.enable()
     process.stdout.write('routing-worker-ready\n')
     await new Promise<void>((resolve) => process.once('SIGTERM', () => resolve()))
     const used = process.cpuUsage(cpu)
+    const ms = (nanoseconds: number) => (nanoseconds / 1e6).toFixed(0)
     process.stderr.write(
-      `routing worker: ${Math.round((used.user + used.system) / 1000)} ms CPU in this process\n`
+      `routing worker: ${Math.round((used.user + used.system) / 1000)} ms CPU in this process; event-loop delay p50 ${ms(loopDelay.percentile(50))} / p99 ${ms(loopDelay.percentile(99))} / max ${ms(loopDelay.max)} ms\n`
     )
     await stop()
     await webhooks?.stop()
@@ -322,7 +332,8 @@ export default class BenchRouting extends BaseCommand {
 
   private async report(
     measured: Awaited<ReturnType<BenchRouting['load']>>,
-    fromDatabase: Awaited<ReturnType<typeof routingLatencySince>>
+    fromDatabase: Awaited<ReturnType<typeof routingLatencySince>>,
+    cpu: Record<string, number>
   ) {
     const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`
     const summary = {
@@ -333,6 +344,9 @@ export default class BenchRouting extends BaseCommand {
       concurrency: this.concurrency,
       ...measured,
       database: fromDatabase,
+      cpu_ms_per_lead: Object.fromEntries(
+        Object.entries(cpu).map(([name, ms]) => [name, Number((ms / measured.sent).toFixed(3))])
+      ),
     }
     const table = this.ui
       .table()
@@ -350,6 +364,11 @@ export default class BenchRouting extends BaseCommand {
     row('match.found committed', measured.routing)
     if (measured.delivery) row('match.found received', measured.delivery)
     table.render()
+    this.logger.info(
+      `CPU ms per lead: ${Object.entries(summary.cpu_ms_per_lead)
+        .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+        .join(', ')}`
+    )
     this.logger.info(
       `outcomes ${JSON.stringify(measured.outcomes)}; not routed ${measured.not_routed}, not delivered ${measured.not_delivered}; goal: p99 < 500 ms at 300 leads/s`
     )

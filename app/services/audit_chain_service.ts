@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { type Part, insertTogether, rawPart } from '#services/insert_together'
+import {
+  type Column,
+  type Part,
+  insertRows,
+  insertTogether,
+  rawPart,
+  rowsOf,
+} from '#services/insert_together'
 
 export const GENESIS_HASH = '0'.repeat(64)
 const DOMAIN = 'leadgate-audit/v1\n'
@@ -115,6 +122,34 @@ const COLUMNS =
 const ROW =
   '(?::uuid, ?::uuid, ?::int, ?::text, ?::timestamptz, ?::text, ?::text, ?::text, ?::char(64), ?::char(64), ?::text)'
 const SELECT_COLUMNS = `id, ${COLUMNS}`
+const ENTRY_COLUMNS: Column[] = [
+  ['publisher_id', 'uuid'],
+  ['lead_id', 'uuid'],
+  ['lead_seq', 'int'],
+  ['event', 'text'],
+  ['ts', 'timestamptz'],
+  ['actor', 'text'],
+  ['status_from', 'text'],
+  ['status_to', 'text'],
+  ['prev_hash', 'char(64)'],
+  ['hash', 'char(64)'],
+  ['environment', 'text'],
+]
+const HEAD_COLUMNS: Column[] = [
+  ['lead_id', 'uuid'],
+  ['publisher_id', 'uuid'],
+  ['last_seq', 'int'],
+  ['last_hash', 'char(64)'],
+]
+
+function headRows(lasts: Omit<AuditEntry, 'id'>[]) {
+  return lasts.map((last) => ({
+    lead_id: last.lead_id,
+    publisher_id: last.publisher_id,
+    last_seq: last.lead_seq,
+    last_hash: last.hash,
+  }))
+}
 
 export type ChainHead = {
   publisher_id: string
@@ -207,17 +242,14 @@ export default class AuditChainService {
       })
     const entries = chains.flat()
     const lasts = chains.map((chain) => chain[chain.length - 1])
+    const heads = rowsOf(HEAD_COLUMNS, headRows(lasts))
     const parts = [
       rawPart(
         `UPDATE audit.chain_heads h SET last_seq = v.last_seq, last_hash = v.last_hash
-         FROM (VALUES ${lasts.map(() => '(?::uuid, ?::int, ?::char(64))').join(', ')}) AS v(lead_id, last_seq, last_hash)
-         WHERE h.lead_id = v.lead_id`,
-        lasts.flatMap((last) => [last.lead_id, last.lead_seq, last.hash])
+         FROM ${heads.from} WHERE h.lead_id = v.lead_id`,
+        heads.bindings
       ),
-      rawPart(
-        `INSERT INTO audit.entries (${COLUMNS}) VALUES ${entries.map(() => ROW).join(', ')} RETURNING id, lead_seq`,
-        entries.flatMap(bindings)
-      ),
+      insertRows('audit.entries', ENTRY_COLUMNS, entries, ' RETURNING id, lead_seq'),
     ]
     return { parts, entries }
   }
@@ -236,16 +268,9 @@ export default class AuditChainService {
       return this.chain(input, 0, GENESIS_HASH, new Date())
     })
     const lasts = chains.map((entries) => entries[entries.length - 1])
-    const entries = chains.flat()
     return [
-      rawPart(
-        `INSERT INTO audit.chain_heads (lead_id, publisher_id, last_seq, last_hash) VALUES ${lasts.map(() => '(?::uuid, ?::uuid, ?::int, ?::char(64))').join(', ')}`,
-        lasts.flatMap((last) => [last.lead_id, last.publisher_id, last.lead_seq, last.hash])
-      ),
-      rawPart(
-        `INSERT INTO audit.entries (${COLUMNS}) VALUES ${entries.map(() => ROW).join(', ')}`,
-        entries.flatMap(bindings)
-      ),
+      insertRows('audit.chain_heads', HEAD_COLUMNS, headRows(lasts)),
+      insertRows('audit.entries', ENTRY_COLUMNS, chains.flat()),
     ]
   }
 

@@ -38,10 +38,10 @@ export function cpuSpent(before: Record<string, number>, after: Record<string, n
   )
 }
 
-/** The usual groups: a process tree of ours, Postgres backends, Redis. */
-export function benchCpuGroups(serverPid: number): CpuGroups {
+/** The usual groups: a process of ours with its children, Postgres backends, Redis. */
+export function benchCpuGroups(ourPid: number, name = 'server'): CpuGroups {
   return {
-    server: (pid) => pid === serverPid || parentOf(pid) === serverPid,
+    [name]: (pid) => pid === ourPid || parentOf(pid) === ourPid,
     postgres: (_pid, command) => command.startsWith('postgres'),
     redis: (_pid, command) => command.startsWith('redis-server'),
   }

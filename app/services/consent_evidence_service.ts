@@ -9,7 +9,7 @@ import {
 import db from '@adonisjs/lucid/services/db'
 import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { normaliseEmail, normaliseIp } from '#services/quality/normalise'
-import { insertTogether, rawPart } from '#services/insert_together'
+import { type Column, insertRows, insertTogether } from '#services/insert_together'
 
 export type ConsentMethod = 'checkbox' | 'form_submit' | 'api' | 'upload'
 
@@ -89,13 +89,21 @@ export function commitmentsMatch(
   })
 }
 
-const EVIDENCE_COLUMNS =
-  'lead_id, publisher_id, text_digest, text_version, method, page_url, consented_at, ip_commitment, email_commitment, phone_commitment'
-const EVIDENCE_ROW =
-  '(?::uuid, ?::uuid, ?::char(64), ?::int, ?::text, ?::text, ?::timestamptz, ?::char(64), ?::char(64), ?::char(64))'
+const EVIDENCE_COLUMNS: Column[] = [
+  ['lead_id', 'uuid'],
+  ['publisher_id', 'uuid'],
+  ['text_digest', 'char(64)'],
+  ['text_version', 'int'],
+  ['method', 'text'],
+  ['page_url', 'text'],
+  ['consented_at', 'timestamptz'],
+  ['ip_commitment', 'char(64)'],
+  ['email_commitment', 'char(64)'],
+  ['phone_commitment', 'char(64)'],
+]
 
-/** A lead's evidence as the values of one row (`EVIDENCE_COLUMNS`). */
-export type EvidenceRow = unknown[]
+/** A lead's evidence as one row (`EVIDENCE_COLUMNS`). */
+export type EvidenceRow = Record<string, unknown>
 
 /**
  * Consent proof that outlives the personal data (DESIGN §7): the wording,
@@ -125,26 +133,28 @@ export default class ConsentEvidenceService {
     const key = createSecretKey(salt)
     const digest = textDigest(input.text)
     const version = await this.versionOf(trx, input.text, digest)
-    const row: EvidenceRow = [
-      input.leadId,
-      input.publisherId,
-      digest,
-      version,
-      input.method,
-      input.pageUrl,
-      input.consentedAt,
-      commitment(key, 'ip', input.ip),
-      commitment(key, 'email', input.email),
-      commitment(key, 'phone', input.phone),
-    ]
+    const row: EvidenceRow = {
+      lead_id: input.leadId,
+      publisher_id: input.publisherId,
+      text_digest: digest,
+      text_version: version,
+      method: input.method,
+      page_url: input.pageUrl,
+      consented_at: input.consentedAt,
+      ip_commitment: commitment(key, 'ip', input.ip),
+      email_commitment: commitment(key, 'email', input.email),
+      phone_commitment: commitment(key, 'phone', input.phone),
+    }
     return { salt, row }
   }
 
   /** One INSERT for the evidence of several leads (rows of `prepare`). */
   insertOf(rows: EvidenceRow[], options: { returning?: boolean } = {}) {
-    return rawPart(
-      `INSERT INTO audit.consent_evidence (${EVIDENCE_COLUMNS}) VALUES ${rows.map(() => EVIDENCE_ROW).join(', ')}${options.returning ? ' RETURNING *' : ''}`,
-      rows.flat()
+    return insertRows(
+      'audit.consent_evidence',
+      EVIDENCE_COLUMNS,
+      rows,
+      options.returning ? ' RETURNING *' : ''
     )
   }
 

@@ -53,11 +53,11 @@ export async function screenDuplicates(
   const keys = leads.flatMap(keysOf)
   if (!window || keys.length === 0) return new DuplicateScreen(keysOf, new Set())
 
-  // Every lock in one statement, always in the same order, so two groups sharing keys cannot deadlock.
+  // Every lock in one statement, taken in the array's (sorted) order, so two groups sharing keys cannot deadlock.
   const locks = [...new Set(keys.map(([, value]) => `dup:${publisher.id}:${value}`))].sort()
   await trx.rawQuery(
-    `SELECT ${locks.map(() => 'pg_advisory_xact_lock(hashtextextended(?, 0))').join(', ')}`,
-    locks
+    'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(?::text[]) AS k',
+    [locks]
   )
   const since = new Date(now.getTime() - window.window_days * DAY_MS)
   const held = (column: Key[0]) =>

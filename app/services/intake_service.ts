@@ -14,7 +14,7 @@ import { evaluateLead } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput } from '#services/quality/types'
 import { screenDuplicates } from '#services/duplicate_finder'
-import { insertTogether } from '#services/insert_together'
+import { type Column, insertRows, insertTogether } from '#services/insert_together'
 import { GroupCommit } from '#services/group_commit'
 import { type EndpointRow, endpointsFor, fanOutTo } from '#webhooks/fan_out'
 import { enqueueRouting } from '#jobs/route_lead'
@@ -47,6 +47,40 @@ type Pending = {
   started: number
 }
 type EvaluatedLead = Pending & { leadId: string; evaluation: Evaluation; now: Date }
+const LEAD_COLUMNS: Column[] = [
+  ['id', 'uuid'],
+  ['publisher_id', 'uuid'],
+  ['environment', 'text'],
+  ['channel', 'text'],
+  ['status', 'text'],
+  ['contact', 'jsonb'],
+  ['provenance', 'jsonb'],
+  ['consent', 'jsonb'],
+  ['attributes', 'jsonb'],
+  ['quality_check', 'jsonb'],
+  ['reasons', 'jsonb'],
+  ['email_key', 'text'],
+  ['phone_key', 'text'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
+]
+const SECRET_COLUMNS: Column[] = [
+  ['lead_id', 'uuid'],
+  ['salt', 'bytea'],
+]
+const FACT_COLUMNS: Column[] = [
+  ['lead_id', 'uuid'],
+  ['publisher_id', 'uuid'],
+  ['label_id', 'uuid'],
+  ['channel', 'text'],
+  ['environment', 'text'],
+  ['status', 'text'],
+  ['reason_codes', 'jsonb', 'ARRAY(SELECT jsonb_array_elements_text(v.reason_codes))'],
+  ['processing_ms', 'int'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
+]
+
 /** A group's rows, table by table, written with one INSERT each. */
 type GroupRows = {
   leads: Record<string, unknown>[]
@@ -217,14 +251,14 @@ export default class IntakeService {
     // One after another: a wording not seen before is stored once, by the first lead that needs it.
     for (const lead of leads) await this.collect(trx, lead, rows)
     const now = leads[0].now
-    const events = rows.events.length ? this.outbox.prepare(trx, rows.events, now) : null
+    const events = rows.events.length ? this.outbox.prepare(rows.events, now) : null
     const written = await insertTogether(trx, [
-      trx.table('leads').multiInsert(rows.leads),
-      ...(rows.secrets.length ? [trx.table('lead_secrets').multiInsert(rows.secrets)] : []),
-      trx.table('public.lead_facts').multiInsert(rows.facts),
+      insertRows('leads', LEAD_COLUMNS, rows.leads),
+      ...(rows.secrets.length ? [insertRows('lead_secrets', SECRET_COLUMNS, rows.secrets)] : []),
+      insertRows('public.lead_facts', FACT_COLUMNS, rows.facts),
       ...this.audit.startTrailsInserts(rows.trails),
       ...(rows.evidence.length ? [this.consentEvidence.insertOf(rows.evidence)] : []),
-      ...(events ? [events.insert, endpointsFor(trx, events.published)] : []),
+      ...(events ? [events.insert, endpointsFor(events.published)] : []),
     ])
     if (events) await fanOutTo(trx, events.published, written as EndpointRow[], now)
   }
@@ -329,7 +363,7 @@ export default class IntakeService {
       channel: submission.channel,
       environment,
       status: evaluation.outcome,
-      reason_codes: evaluation.reasons.map((reason) => reason.code),
+      reason_codes: JSON.stringify(evaluation.reasons.map((reason) => reason.code)),
       processing_ms: Math.round(performance.now() - lead.started),
       created_at: now,
       updated_at: now,

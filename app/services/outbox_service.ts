@@ -3,6 +3,19 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { Environment } from '#auth/principal'
 import { assertValidEvent } from '#webhooks/event_registry'
 import { type PublishedEvent, fanOut } from '#webhooks/fan_out'
+import { type Column, insertRows, insertTogether } from '#services/insert_together'
+
+const EVENT_COLUMNS: Column[] = [
+  ['id', 'uuid'],
+  ['type', 'text'],
+  ['publisher_id', 'uuid'],
+  ['buyer_id', 'uuid'],
+  ['lead_id', 'uuid'],
+  ['environment', 'text'],
+  ['payload', 'jsonb'],
+  ['created_at', 'timestamptz'],
+  ['dispatched_at', 'timestamptz'],
+]
 
 export type OutboxEvent = {
   type: string
@@ -27,8 +40,8 @@ export default class OutboxService {
   /** Throws InvalidEventPayload (rolling the cause back) when a payload breaks its type's JSON Schema. */
   async publish(trx: TransactionClientContract, events: OutboxEvent[], now = new Date()) {
     if (events.length === 0) return []
-    const { insert, published } = this.prepare(trx, events, now)
-    await insert
+    const { insert, published } = this.prepare(events, now)
+    await insertTogether(trx, [insert])
     await fanOut(trx, published, now)
     return published.map(({ id }) => id)
   }
@@ -38,7 +51,7 @@ export default class OutboxService {
    * caller that sends it with its other writes (`insertTogether`) and then
    * fans `published` out (`fanOut`), as `publish` does.
    */
-  prepare(trx: TransactionClientContract, events: OutboxEvent[], now: Date) {
+  prepare(events: OutboxEvent[], now: Date) {
     const rows = events.map((event) => {
       const id = uuidv7()
       const envelope = this.envelope(id, event.type, now, event.data)
@@ -64,6 +77,6 @@ export default class OutboxService {
       environment: row.environment,
       createdAt: now,
     }))
-    return { insert: trx.table('public.outbox_events').multiInsert(rows), published }
+    return { insert: insertRows('public.outbox_events', EVENT_COLUMNS, rows), published }
   }
 }

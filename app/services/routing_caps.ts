@@ -2,7 +2,12 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import routingConfig from '#config/routing'
 import type { ActiveRule } from '#services/routing_rule_book'
 import { capPeriods, type CapPeriod } from '#services/routing_schedule'
-import { type Part, rawPart } from '#services/insert_together'
+import { type Column, type Part, rawPart, rowsOf } from '#services/insert_together'
+
+const KEY_COLUMNS: Column[] = [
+  ['rule_id', 'uuid'],
+  ['period', 'text'],
+]
 
 type CappedRule = Pick<ActiveRule, 'id' | 'caps' | 'schedule'>
 type Limit = { key: string; ruleId: string; period: CapPeriod; cap: number }
@@ -54,21 +59,24 @@ export class CapLedger {
     const missing = [...wanted.values()].filter((limit) => !ledger.#counts.has(limit.key))
     if (missing.length > 0) {
       // First match of the period (or caps newly set): start from what lead_facts already holds.
+      const periods = rowsOf(
+        [...KEY_COLUMNS, ['starts', 'timestamptz'], ['ends', 'timestamptz']],
+        missing.map((limit) => ({
+          rule_id: limit.ruleId,
+          period: limit.period.key,
+          starts: limit.period.start,
+          ends: limit.period.end,
+        }))
+      )
       await trx.rawQuery(
         `INSERT INTO public.routing_rule_usage (rule_id, period, count, expires_at)
          SELECT v.rule_id, v.period,
            (SELECT count(*) FROM public.lead_facts f
             WHERE f.routing_rule_id = v.rule_id AND f.matched_at >= v.starts AND f.matched_at < v.ends),
            v.ends
-         FROM (VALUES ${missing.map(() => '(?::uuid, ?::text, ?::timestamptz, ?::timestamptz)').join(', ')})
-           AS v(rule_id, period, starts, ends)
+         FROM ${periods.from}
          ON CONFLICT (rule_id, period) DO NOTHING`,
-        missing.flatMap((limit) => [
-          limit.ruleId,
-          limit.period.key,
-          limit.period.start,
-          limit.period.end,
-        ])
+        periods.bindings
       )
       // Inserted here or by a concurrent router (the insert waited for it to commit): read them locked.
       await ledger.#read(trx, missing)
@@ -95,21 +103,31 @@ export class CapLedger {
   /** The counts taken, as one UPDATE to send with the match's other writes. */
   update(): Part | null {
     if (this.#changed.size === 0) return null
-    const changed = [...this.#changed.values()]
+    const changed = rowsOf(
+      [...KEY_COLUMNS, ['count', 'int']],
+      [...this.#changed.values()].map((limit) => ({
+        rule_id: limit.ruleId,
+        period: limit.period.key,
+        count: this.#counts.get(limit.key),
+      }))
+    )
     return rawPart(
       `UPDATE public.routing_rule_usage u SET count = v.count
-       FROM (VALUES ${changed.map(() => '(?::uuid, ?::text, ?::int)').join(', ')}) AS v(rule_id, period, count)
-       WHERE u.rule_id = v.rule_id AND u.period = v.period`,
-      changed.flatMap((limit) => [limit.ruleId, limit.period.key, this.#counts.get(limit.key)!])
+       FROM ${changed.from} WHERE u.rule_id = v.rule_id AND u.period = v.period`,
+      changed.bindings
     )
   }
 
   async #read(trx: TransactionClientContract, limits: Limit[]) {
+    const keys = rowsOf(
+      KEY_COLUMNS,
+      limits.map((limit) => ({ rule_id: limit.ruleId, period: limit.period.key }))
+    )
     const result = await trx.rawQuery(
-      `SELECT rule_id, period, count FROM public.routing_rule_usage
-       WHERE (rule_id, period) IN (${limits.map(() => '(?::uuid, ?::text)').join(', ')})
-       ORDER BY rule_id, period FOR UPDATE`,
-      limits.flatMap((limit) => [limit.ruleId, limit.period.key])
+      `SELECT u.rule_id, u.period, u.count FROM public.routing_rule_usage u
+       JOIN ${keys.from} ON u.rule_id = v.rule_id AND u.period = v.period
+       ORDER BY u.rule_id, u.period FOR UPDATE OF u`,
+      keys.bindings
     )
     for (const row of result.rows) this.#counts.set(`${row.rule_id}|${row.period}`, row.count)
   }

@@ -18,7 +18,7 @@ import {
   type UnsoldReason,
 } from '#services/routing_selection'
 import { GroupCommit } from '#services/group_commit'
-import { type Part, insertTogether, rawPart } from '#services/insert_together'
+import { type Part, insertTogether, rawPart, rowsOf } from '#services/insert_together'
 import { type EndpointRow, endpointsFor, fanOutTo } from '#webhooks/fan_out'
 import routingConfig from '#config/routing'
 import { normaliseLead } from '#services/quality/normalise'
@@ -96,15 +96,15 @@ export default class RoutingService {
   }
 
   private async facts(leadIds: string[]) {
-    const rows: LeadFact[] = await db
-      .from('lead_facts as f')
-      .join('publishers as p', 'p.id', 'f.publisher_id')
-      .leftJoin('labels as l', 'l.id', 'f.label_id')
-      .whereIn('f.lead_id', leadIds)
-      .select('f.lead_id', 'f.environment', 'f.status', 'f.buyer_id', 'f.publisher_id')
-      .select('f.label_id', 'p.schema_name', 'p.country', 'l.slug as label_slug')
-      .select(db.raw(`${RULES_VERSION_SQL} AS rules_version`))
-    const byId = new Map(rows.map((row) => [row.lead_id, row]))
+    const result = await db.connection().rawQuery(
+      `SELECT f.lead_id, f.environment, f.status, f.buyer_id, f.publisher_id, f.label_id,
+              p.schema_name, p.country, l.slug AS label_slug, ${RULES_VERSION_SQL} AS rules_version
+         FROM lead_facts f JOIN publishers p ON p.id = f.publisher_id
+         LEFT JOIN labels l ON l.id = f.label_id
+        WHERE f.lead_id = ANY(?::uuid[])`,
+      [leadIds]
+    )
+    const byId = new Map<string, LeadFact>(result.rows.map((row: LeadFact) => [row.lead_id, row]))
     return leadIds.map((id) => byId.get(id))
   }
 
@@ -114,8 +114,8 @@ export default class RoutingService {
     // The leads and their chain heads in one statement, in lead order; each lead before its head, as before.
     const locked = await trx.rawQuery(
       `SELECT l.*, ${CHAIN_HEAD_COLUMNS} FROM leads l JOIN audit.chain_heads h ON h.lead_id = l.id
-       WHERE l.id IN (${ids.map(() => '?').join(', ')}) ORDER BY l.id FOR UPDATE OF l, h`,
-      ids
+       WHERE l.id = ANY(?::uuid[]) ORDER BY l.id FOR UPDATE OF l, h`,
+      [ids]
     )
     const stored = new Map<string, StoredLead>(locked.rows.map((row: any) => [row.id, row]))
     const heads = new Map<string, ChainHead>(
@@ -202,7 +202,6 @@ export default class RoutingService {
     // Only the buyer's endpoints get this event: it carries the contact and the price, so no publisher id.
     const now = new Date(Math.max(...matches.map(({ offer }) => offer.now.getTime())))
     const events = this.outbox.prepare(
-      trx,
       matches.map(({ offer, lead, rule }) => ({
         type: 'match.found',
         publisherId: null,
@@ -213,7 +212,7 @@ export default class RoutingService {
       })),
       now
     )
-    parts.push(events.insert, endpointsFor(trx, events.published))
+    parts.push(events.insert, endpointsFor(events.published))
     const endpoints = (await insertTogether(trx, parts)) as EndpointRow[]
     await fanOutTo(trx, events.published, endpoints, now)
   }
@@ -237,41 +236,55 @@ function routable(fact: LeadFact, lead: StoredLead): RoutableLead {
 
 /** The sold leads in their schema and their facts in public, as two UPDATEs. */
 function matchedLeadsAndFacts(matches: Match[]): Part[] {
-  const values = (row: string) => matches.map(() => row).join(', ')
+  const sold = rowsOf(
+    [
+      ['lead_id', 'uuid'],
+      ['buyer_id', 'uuid'],
+      ['rule_id', 'uuid'],
+      ['price_cents', 'int'],
+      ['payout_cents', 'int'],
+      ['currency', 'text'],
+      ['at', 'timestamptz'],
+    ],
+    matches.map(({ offer, rule }) => ({
+      lead_id: offer.fact.lead_id,
+      buyer_id: rule.buyerId,
+      rule_id: rule.id,
+      price_cents: rule.priceCents,
+      payout_cents: rule.payoutCents,
+      currency: rule.currency,
+      at: offer.now,
+    }))
+  )
   return [
     rawPart(
-      `UPDATE leads l SET status = 'matched', updated_at = v.at
-       FROM (VALUES ${values('(?::uuid, ?::timestamptz)')}) AS v(id, at) WHERE l.id = v.id`,
-      matches.flatMap(({ offer }) => [offer.fact.lead_id, offer.now])
+      `UPDATE leads l SET status = 'matched', updated_at = v.at FROM ${sold.from} WHERE l.id = v.lead_id`,
+      sold.bindings
     ),
     rawPart(
       `UPDATE public.lead_facts f SET status = 'matched', buyer_id = v.buyer_id,
          routing_rule_id = v.rule_id, price_cents = v.price_cents, payout_cents = v.payout_cents,
          currency = v.currency, matched_at = v.at, routed_at = v.at, unsold_reason = NULL,
          updated_at = v.at
-       FROM (VALUES ${values('(?::uuid, ?::uuid, ?::uuid, ?::int, ?::int, ?::text, ?::timestamptz)')})
-         AS v(lead_id, buyer_id, rule_id, price_cents, payout_cents, currency, at)
-       WHERE f.lead_id = v.lead_id`,
-      matches.flatMap(({ offer, rule }) => [
-        offer.fact.lead_id,
-        rule.buyerId,
-        rule.id,
-        rule.priceCents,
-        rule.payoutCents,
-        rule.currency,
-        offer.now,
-      ])
+       FROM ${sold.from} WHERE f.lead_id = v.lead_id`,
+      sold.bindings
     ),
   ]
 }
 
 /** Why each unsold lead found no buyer, and when it was tried (the sweeper offers it again later). */
 function unsoldFacts(unsold: Unsold[]): Part {
+  const tried = rowsOf(
+    [
+      ['lead_id', 'uuid'],
+      ['reason', 'text'],
+      ['at', 'timestamptz'],
+    ],
+    unsold.map(({ offer, reason }) => ({ lead_id: offer.fact.lead_id, reason, at: offer.now }))
+  )
   return rawPart(
     `UPDATE public.lead_facts f SET unsold_reason = v.reason, routed_at = v.at, updated_at = v.at
-     FROM (VALUES ${unsold.map(() => '(?::uuid, ?::text, ?::timestamptz)').join(', ')})
-       AS v(lead_id, reason, at)
-     WHERE f.lead_id = v.lead_id`,
-    unsold.flatMap(({ offer, reason }) => [offer.fact.lead_id, reason, offer.now])
+     FROM ${tried.from} WHERE f.lead_id = v.lead_id`,
+    tried.bindings
   )
 }

@@ -2,6 +2,13 @@ import { uuidv7 } from 'uuidv7'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
 import type { Environment } from '#auth/principal'
 import { type EventScope, receives } from '#webhooks/subscription'
+import {
+  type Column,
+  type Part,
+  insertRows,
+  insertTogether,
+  rawPart,
+} from '#services/insert_together'
 
 /** NOTIFY channel: a commit that created due deliveries wakes the relay at once. */
 export const WAKE_CHANNEL = 'leadgate_webhooks'
@@ -39,17 +46,38 @@ export function deliveryRow(event: PublishedEvent, endpointId: string, now: Date
   }
 }
 
+const DELIVERY_COLUMNS: Column[] = [
+  ['id', 'uuid'],
+  ['event_id', 'uuid'],
+  ['endpoint_id', 'uuid'],
+  ['event_type', 'text'],
+  ['event_created_at', 'timestamptz'],
+  ['environment', 'text'],
+  ['ordering_key', 'text'],
+  ['status', 'text'],
+  ['attempt_count', 'int'],
+  ['schedule_offset', 'int'],
+  ['next_trigger', 'text'],
+  ['next_attempt_at', 'timestamptz'],
+  ['created_at', 'timestamptz'],
+  ['updated_at', 'timestamptz'],
+]
+
 /**
  * Writes one delivery per subscribed, enabled (or circuit-paused) endpoint,
  * in the caller's transaction, so the deliveries exist exactly when the
  * events do. Disabled endpoints get none; recovering their outage fills in.
  */
 export async function fanOut(client: QueryClientContract, events: PublishedEvent[], now: Date) {
-  return fanOutTo(client, events, await endpointsFor(client, events), now)
+  const endpoints = await insertTogether(client, [endpointsFor(events)])
+  return fanOutTo(client, events, endpoints as EndpointRow[], now)
 }
 
-/** The endpoints that may want these events: a query the caller can also send inside another statement. */
-export function endpointsFor(client: QueryClientContract, events: PublishedEvent[]) {
+/**
+ * The endpoints that may want these events: a query the caller can also
+ * send inside another statement. One text whatever the events (arrays).
+ */
+export function endpointsFor(events: PublishedEvent[]): Part {
   const publisherIds = [
     ...new Set(events.map((event) => event.publisherId).filter((id): id is string => !!id)),
   ]
@@ -57,16 +85,13 @@ export function endpointsFor(client: QueryClientContract, events: PublishedEvent
     ...new Set(events.map((event) => event.buyerId).filter((id): id is string => !!id)),
   ]
   const environments = [...new Set(events.map((event) => event.environment))]
-  return client
-    .from('public.webhook_endpoints')
-    .select('id', 'owner_type', 'publisher_id', 'buyer_id', 'environment', 'events')
-    .whereIn('status', ['enabled', 'paused'])
-    .whereIn('environment', environments)
-    .where((query) => {
-      query.where('owner_type', 'operator')
-      if (publisherIds.length) query.orWhereIn('publisher_id', publisherIds)
-      if (buyerIds.length) query.orWhereIn('buyer_id', buyerIds)
-    })
+  return rawPart(
+    `SELECT id, owner_type, publisher_id, buyer_id, environment, events
+       FROM public.webhook_endpoints
+      WHERE status IN ('enabled', 'paused') AND environment = ANY(?::text[])
+        AND (owner_type = 'operator' OR publisher_id = ANY(?::uuid[]) OR buyer_id = ANY(?::uuid[]))`,
+    [environments, publisherIds, buyerIds]
+  )
 }
 
 /** `fanOut` with the endpoints already read (rows of `endpointsFor`). */
@@ -94,11 +119,9 @@ export async function fanOutTo(
   )
   if (rows.length === 0) return 0
   // The rows and the relay's wake-up in one round trip.
-  const insert = client.table('public.webhook_deliveries').multiInsert(rows).toSQL()
-  await client.rawQuery(`WITH inserted AS (${insert.sql}) SELECT pg_notify(?, ?)`, [
-    ...(insert.bindings as any[]),
-    WAKE_CHANNEL,
-    '',
+  await insertTogether(client, [
+    insertRows('public.webhook_deliveries', DELIVERY_COLUMNS, rows),
+    rawPart('SELECT pg_notify(?, ?)', [WAKE_CHANNEL, '']),
   ])
   return rows.length
 }
