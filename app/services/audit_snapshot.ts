@@ -1,7 +1,6 @@
 import pg from 'pg'
-import QueryStream from 'pg-query-stream'
-import { to as copyTo } from 'pg-copy-streams'
 import services from '#config/services'
+import { BinaryTuples, copyOut } from '#services/pg_binary_copy'
 
 /** Every column as the text Postgres sent: parsing is left to whoever needs a value. */
 const RAW_TYPES = { getTypeParser: () => (value: string) => value }
@@ -10,8 +9,8 @@ const RAW_TYPES = { getTypeParser: () => (value: string) => value }
  * One read-only, repeatable-read transaction on a connection of its own:
  * every query sees the same moment of the log (checkpoint, positions and
  * entries agree), and a long export or verification never holds a slot of
- * the request pool. Rows come in keyset-paginated batches or through a
- * server-side cursor, so memory stays bounded whatever the size of the log.
+ * the request pool. Exports read rows in keyset-paginated batches or as a
+ * COPY stream, so their memory stays bounded whatever the size of the log.
  */
 export default class AuditSnapshot {
   private constructor(private client: pg.Client) {}
@@ -56,29 +55,14 @@ export default class AuditSnapshot {
     return result.rows
   }
 
-  /** Rows as arrays of raw text (null stays null): the fastest way through a large table. */
-  streamRaw(
-    sql: string,
-    params: unknown[] = [],
-    batchSize = 5000
-  ): AsyncIterable<Array<string | null>> {
-    return this.client.query(
-      new QueryStream(sql, params, {
-        batchSize,
-        highWaterMark: batchSize,
-        rowMode: 'array',
-        types: RAW_TYPES,
-      })
-    )
+  /** `COPY (query) TO STDOUT WITH (options)`, passed through untouched (see `copyOut`). */
+  copyOut(query: string, options: string): AsyncIterable<Buffer> {
+    return copyOut(this.client, query, options)
   }
 
-  /**
-   * `COPY (query) TO STDOUT`: Postgres writes the file itself and the bytes
-   * pass through untouched, with the socket's own backpressure. COPY takes
-   * no parameters: values must be inlined with `literal`.
-   */
-  copyOut(query: string, options: string): AsyncIterable<Buffer> {
-    return this.client.query(copyTo(`COPY (${query}) TO STDOUT WITH (${options})`))
+  /** A query's rows in binary COPY format, read whole (see `BinaryTuples`): for what fits in memory. */
+  binaryTuples(query: string, fields: number) {
+    return BinaryTuples.read(this.client, query, fields)
   }
 
   literal(value: string) {

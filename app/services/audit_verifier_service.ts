@@ -3,8 +3,8 @@ import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import services from '#config/services'
-import { GENESIS_HASH } from '#services/audit_chain_service'
 import { CheckpointSigner, verifyCheckpoint, type Checkpoint } from '#services/audit_signing'
+import { LeadChains } from '#services/audit_lead_chains'
 import AuditSnapshot from '#services/audit_snapshot'
 import { toCheckpoint } from '#services/audit_sealer_service'
 import type { ChunkResult, FailureReason, LogFailure } from '#services/audit_verify_chunk'
@@ -12,7 +12,6 @@ import type { Task, WorkerInput } from '#services/audit_verify_worker'
 import { EMPTY_ROOT, Frontier } from '#services/merkle_tree'
 
 export type { FailureReason, LogFailure }
-export { fastEntryHash } from '#services/audit_verify_chunk'
 
 export type LogVerification = {
   lead_id: null
@@ -36,8 +35,6 @@ export type LogVerification = {
 /** Leaves per chunk (2^14): a power of two, so a chunk is one node of the tree. */
 const CHUNK_LEVEL = 14
 const MAX_LISTED = 100
-
-type ChainState = { seq: number; hash: string; headSeen: boolean }
 
 /**
  * Recomputes the whole log from its entries, trusting nothing stored but
@@ -93,10 +90,14 @@ export default class AuditVerifierService {
       try {
         // The unsealed entries' scan is dispatched first and stitched last, after every sealed chunk.
         const results = pool.run([tasks[tasks.length - 1], ...tasks.slice(0, -1)])
-        const heads = this.loadHeads(snapshot)
+        // Read while the workers hash, on the snapshot's own connection, which is idle by then.
+        const heads = snapshot.binaryTuples(
+          'SELECT lead_id, last_seq, last_hash FROM audit.chain_heads',
+          3
+        )
         heads.catch(() => {})
         const report = new Report()
-        const chains = new Map<string, ChainState>()
+        const chains = new LeadChains()
         const frontier = new Frontier()
         const bySize = new Map(checkpoints.map((checkpoint) => [checkpoint.size, checkpoint]))
         let root = EMPTY_ROOT
@@ -106,7 +107,11 @@ export default class AuditVerifierService {
         if (bySize.has(0)) this.checkCheckpoint(bySize.get(0)!, EMPTY_ROOT, report)
         for (const task of tasks) {
           const result = await results.get(task.id)!
-          const failures = [...result.failures, ...this.stitch(result, chains)]
+          const failures = [...result.failures]
+          chains.stitch(result.edges, (failure) => {
+            result.counts[failure.reason] = (result.counts[failure.reason] ?? 0) + 1
+            failures.push(failure)
+          })
           if (task.range) {
             for (const [at, localRoot] of result.localRoots) {
               this.checkCheckpoint(bySize.get(at)!, frontier.rootWith(localRoot), report, failures)
@@ -129,7 +134,7 @@ export default class AuditVerifierService {
             detail: `checkpoint ${checkpoint.size} signs more entries than the log holds (${treeSize}): sealed entries were removed`,
           })
         }
-        this.checkHeads(await heads, chains, report)
+        chains.checkHeads(await heads, (failure) => report.add(failure))
 
         return {
           lead_id: null,
@@ -150,52 +155,6 @@ export default class AuditVerifierService {
         await pool.stop()
       }
     })
-  }
-
-  /**
-   * Carries each lead's chain into this chunk: its first entry here must
-   * follow its last entry in an earlier chunk (or be lead_seq 1 after 64
-   * zeros). The failures found are counted in `result.counts`.
-   */
-  private stitch(result: ChunkResult, chains: Map<string, ChainState>) {
-    const failures: LogFailure[] = []
-    const fail = (failure: LogFailure) => {
-      result.counts[failure.reason] = (result.counts[failure.reason] ?? 0) + 1
-      failures.push(failure)
-    }
-    for (const [
-      leadId,
-      firstSeq,
-      firstPrev,
-      logIndex,
-      entryId,
-      lastSeq,
-      lastHash,
-    ] of result.edges) {
-      const chain = chains.get(leadId)
-      const expectedSeq = (chain?.seq ?? 0) + 1
-      const where = { log_index: logIndex, entry_id: entryId, lead_id: leadId, lead_seq: firstSeq }
-      if (firstSeq !== expectedSeq) {
-        fail({
-          reason: 'seq_gap',
-          ...where,
-          detail: `lead_seq ${firstSeq} follows ${expectedSeq - 1}`,
-        })
-      } else if (firstPrev !== (chain?.hash ?? GENESIS_HASH)) {
-        fail({
-          reason: 'prev_hash_mismatch',
-          ...where,
-          detail: `prev_hash is not the hash of lead_seq ${expectedSeq - 1}`,
-        })
-      }
-      if (chain) {
-        chain.seq = lastSeq
-        chain.hash = lastHash
-      } else {
-        chains.set(leadId, { seq: lastSeq, hash: lastHash, headSeen: false })
-      }
-    }
-    return failures
   }
 
   private checkCheckpoint(
@@ -222,64 +181,6 @@ export default class AuditVerifierService {
         log_index: checkpoint.size - 1,
         detail: `checkpoint ${checkpoint.size}: ${signature.reason}`,
       })
-    }
-  }
-
-  /** Read while the workers hash, on the snapshot's own connection, which is idle by then. */
-  private async loadHeads(snapshot: AuditSnapshot) {
-    const heads: Array<Array<string | null>> = []
-    for await (const row of snapshot.streamRaw(
-      'SELECT lead_id, last_seq, last_hash FROM audit.chain_heads'
-    )) {
-      heads.push(row)
-    }
-    return heads
-  }
-
-  /** Each chain head must name its trail's last entry; a head without entries is a trail deleted. */
-  private checkHeads(
-    heads: Array<Array<string | null>>,
-    chains: Map<string, ChainState>,
-    report: Report
-  ) {
-    for (const [leadId, lastSeq, lastHash] of heads) {
-      const chain = chains.get(leadId!)
-      const seq = Number(lastSeq)
-      if (!chain) {
-        report.add({
-          reason: 'trail_missing',
-          lead_id: leadId!,
-          lead_seq: 1,
-          detail: `lead ${leadId} has a chain head at ${seq} but no entries`,
-        })
-        continue
-      }
-      chain.headSeen = true
-      if (chain.seq < seq) {
-        report.add({
-          reason: 'seq_gap',
-          lead_id: leadId!,
-          lead_seq: chain.seq + 1,
-          detail: `the trail ends at ${chain.seq}; its chain head says ${seq}: entries were cut off`,
-        })
-      } else if (chain.seq > seq || chain.hash !== lastHash) {
-        report.add({
-          reason: 'chain_head_mismatch',
-          lead_id: leadId!,
-          lead_seq: chain.seq,
-          detail: `the chain head (${seq}, ${lastHash}) is not the trail's last entry (${chain.seq}, ${chain.hash})`,
-        })
-      }
-    }
-    for (const [leadId, chain] of chains) {
-      if (!chain.headSeen) {
-        report.add({
-          reason: 'chain_head_missing',
-          lead_id: leadId,
-          lead_seq: chain.seq,
-          detail: `lead ${leadId} has entries but no chain head`,
-        })
-      }
     }
   }
 }

@@ -1,5 +1,9 @@
-import { hash } from 'node:crypto'
-import { EMPTY_ROOT, Frontier, leafHash } from '#services/merkle_tree'
+import { type Edges, packEdges } from '#services/audit_chain_edges'
+import { EntryHasher, HASH, ID, LEAD_ID, LEAD_SEQ, PREV_HASH } from '#services/audit_entry_hasher'
+import { RawFrontier, hexOf, rawHash } from '#services/merkle_raw_frontier'
+import { EMPTY_ROOT } from '#services/merkle_tree'
+import type { BinaryTuples } from '#services/pg_binary_copy'
+import { UuidIndex } from '#services/uuid_index'
 
 /**
  * The part of whole-log verification that needs no other part of the log:
@@ -31,182 +35,215 @@ export type LogFailure = {
   checkpoint_size?: number
 }
 
-/** A lead's first and last entry within the chunk: [lead, firstSeq, firstPrev, firstLogIndex, firstEntryId, lastSeq, lastHash]. */
-export type Edge = [string, number, string, number | null, string, number, string]
-
 export type ChunkResult = {
   count: number
   /** Failures found inside the chunk, in log order (at most `limit`). */
   failures: LogFailure[]
   counts: Partial<Record<FailureReason, number>>
-  edges: Edge[]
+  /** Each lead's first and last entry within the chunk. */
+  edges: Edges
   /** For each checkpoint size in (start, end]: the root of the chunk's leaves up to it. */
   localRoots: Array<[number, string]>
   /** The root of the chunk's leaves [start, end). */
   root: string
 }
 
-/** Columns, in order, of a row handed to `verifyChunk` (all as the text Postgres sent). */
-export const CHUNK_COLUMNS = (ts: string) =>
-  `e.id, e.lead_id, e.lead_seq, e.event, ${ts}, e.actor, e.status_from, e.status_to, e.prev_hash, e.hash`
-
-const DOMAIN = 'leadgate-audit/v1\n'
-const q = JSON.stringify
-
 /**
- * The entry hash for the fixed shape of a stored entry. RFC 8785 serialises
- * strings exactly as JSON.stringify does and small integers as their
- * decimal form, so with the keys written in code-unit order this is the
- * canonical JSON `entryHash` gets from `canonicalize`, at a third of the
- * cost; a test holds the two together.
+ * A chunk's entries as the worker read them: binary COPY rows (columns as
+ * ENTRY_COLUMNS) and where each entry's tuple begins, in log order, with
+ * its log_index; with `logIndexes` null, the entries without a position, in
+ * id order.
  */
-export function fastEntryHash(
-  event: string,
-  ts: string,
-  actor: string,
-  leadId: string,
-  leadSeq: number,
-  statusFrom: string | null,
-  statusTo: string,
-  prevHash: string
-) {
-  return hash(
-    'sha256',
-    `${DOMAIN}{"actor":${q(actor)},"event":${q(event)},"lead_id":${q(leadId)},"lead_seq":${leadSeq},` +
-      `"prev_hash":${q(prevHash)},"status_from":${q(statusFrom)},"status_to":${q(statusTo)},"ts":${q(ts)}}`,
-    'hex'
-  )
-}
+export type ChunkRows = { rows: BinaryTuples | null; at: number[]; logIndexes: number[] | null }
+
+const hasher = new EntryHasher()
+const EMPTY_LEAF = rawHash(EMPTY_ROOT)
 
 /**
- * A timestamptz as Postgres prints it with TimeZone UTC and DateStyle ISO
- * ("2026-11-22 04:18:55.12+00") in the hashed form "2026-11-22T04:18:55.120Z".
- * Cheaper here than `to_char` in the database, which shares the machine.
- */
-export function isoFromPg(text: string) {
-  if (text.charCodeAt(19) !== 46) return `${text.slice(0, 10)}T${text.slice(11, 19)}.000Z`
-  const end = text.indexOf('+', 20)
-  const fraction = `${text.slice(20, end < 0 ? text.length : end)}00`.slice(0, 3)
-  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${fraction}Z`
-}
-
-type Row = Array<string | null>
-
-/**
- * Checks entries (rows of CHUNK_COLUMNS) in log order: `logIndexes[i]` is
- * the index of `rows[i]` within [start, end), or, with `range` null, the
- * rows are entries without a position in id order. Recomputes every entry
- * hash and each lead's chain inside the chunk, finds gaps in the indexes and
- * builds the chunk's own part of the tree.
+ * Checks a chunk's entries in log order: recomputes every entry hash and
+ * each lead's chain inside the chunk, finds gaps in the indexes and builds
+ * the chunk's own part of the tree.
  */
 export function verifyChunk(
-  logIndexes: number[] | null,
-  rows: Row[],
+  { rows, at, logIndexes }: ChunkRows,
   range: { start: number; end: number } | null,
   checkpointSizes: number[],
   limit = 100
 ): ChunkResult {
-  const failures: LogFailure[] = []
-  const counts: ChunkResult['counts'] = {}
-  const fail = (failure: LogFailure) => {
-    counts[failure.reason] = (counts[failure.reason] ?? 0) + 1
-    if (failures.length < limit) failures.push(failure)
+  const check = new ChunkCheck(at.length, range, checkpointSizes, limit)
+  for (const [i, tuple] of at.entries()) {
+    rows!.seek(tuple)
+    check.entry(rows!, logIndexes ? logIndexes[i] : null)
   }
-  const frontier = new Frontier()
-  const sizes = range
-    ? checkpointSizes.filter((size) => size > range.start && size <= range.end)
-    : []
-  const localRoots: Array<[number, string]> = []
-  let nextSize = 0
-  const reach = () => {
-    while (nextSize < sizes.length && sizes[nextSize] === range!.start + frontier.size) {
-      localRoots.push([sizes[nextSize], frontier.root()])
-      nextSize++
-    }
-  }
-  const fill = (upTo: number) => {
-    const missing = upTo - (range!.start + frontier.size)
-    if (missing <= 0) return
-    fail({
-      reason: 'missing_leaf',
-      log_index: range!.start + frontier.size,
-      detail: `log_index ${range!.start + frontier.size}${missing > 1 ? ` to ${upTo - 1}` : ''} has no entry: sealed entries were removed`,
-    })
-    // Stand-ins keep later leaves at their index; no root over them can match.
-    while (range!.start + frontier.size < upTo) {
-      frontier.append(EMPTY_ROOT)
-      reach()
-    }
+  return check.result(rows)
+}
+
+/**
+ * One chunk's state. A class with a method per entry rather than closures
+ * made per chunk: V8 compiles `entry` once, where a closure new to each
+ * chunk sent the optimised loop back to the interpreter every time.
+ */
+class ChunkCheck {
+  failures: LogFailure[] = []
+  counts: ChunkResult['counts'] = {}
+  frontier = new RawFrontier()
+  localRoots: Array<[number, string]> = []
+  #sizes: number[]
+  #nextSize = 0
+  // Per lead seen in the chunk, by its number in `leads`.
+  leads: UuidIndex
+  firstTuple: Int32Array
+  firstLogIndex: Float64Array
+  lastTuple: Int32Array
+  lastSeq: Int32Array
+  lastHashAt: Int32Array
+  lastHashLength: Int32Array
+
+  constructor(
+    private count: number,
+    private range: { start: number; end: number } | null,
+    checkpointSizes: number[],
+    private limit: number
+  ) {
+    this.#sizes = range
+      ? checkpointSizes.filter((size) => size > range.start && size <= range.end)
+      : []
+    this.leads = new UuidIndex(count)
+    this.firstTuple = new Int32Array(count)
+    this.firstLogIndex = new Float64Array(count)
+    this.lastTuple = new Int32Array(count)
+    this.lastSeq = new Int32Array(count)
+    this.lastHashAt = new Int32Array(count)
+    this.lastHashLength = new Int32Array(count)
   }
 
-  const chains = new Map<string, Edge>()
-  for (const [i, row] of rows.entries()) {
-    const logIndex = logIndexes ? logIndexes[i] : null
-    if (range && logIndex !== null) fill(logIndex)
-    const entryId = row[0]!
-    const leadId = row[1]!
-    const leadSeq = Number(row[2])
-    const prevHash = row[8]!
-    const stored = row[9]!
+  /** The entry `rows` is on, at `logIndex` (null: an entry without a position). */
+  entry(rows: BinaryTuples, logIndex: number | null) {
+    const { data, start, length } = rows
+    if (this.range && logIndex !== null) this.#fill(logIndex)
+    const leadSeq = rows.int4(LEAD_SEQ)
+    const recomputed = hasher.hash(rows)
+    // The stored hash's bytes go where the leaf hash reads them.
+    const leaf = this.frontier.leafInput
+    const hexStored = rows.lowerHex(HASH, leaf, 1)
+    const matches = hexStored && sameRaw(leaf, 1, recomputed)
 
-    const edge = chains.get(leadId)
-    if (edge) {
-      if (leadSeq !== edge[5] + 1) {
-        fail({
+    let lead = this.leads.find(data, start[LEAD_ID])
+    if (lead >= 0) {
+      if (leadSeq !== this.lastSeq[lead] + 1) {
+        this.#fail({
           reason: 'seq_gap',
-          log_index: logIndex,
-          entry_id: entryId,
-          lead_id: leadId,
-          lead_seq: leadSeq,
-          detail: `lead_seq ${leadSeq} follows ${edge[5]}`,
+          ...where(rows, logIndex, leadSeq),
+          detail: `lead_seq ${leadSeq} follows ${this.lastSeq[lead]}`,
         })
-      } else if (prevHash !== edge[6]) {
-        fail({
+      } else if (
+        !sameBytes(
+          data,
+          start[PREV_HASH],
+          length[PREV_HASH],
+          this.lastHashAt[lead],
+          this.lastHashLength[lead]
+        )
+      ) {
+        this.#fail({
           reason: 'prev_hash_mismatch',
-          log_index: logIndex,
-          entry_id: entryId,
-          lead_id: leadId,
-          lead_seq: leadSeq,
-          detail: `prev_hash is not the hash of lead_seq ${edge[5]}`,
+          ...where(rows, logIndex, leadSeq),
+          detail: `prev_hash is not the hash of lead_seq ${this.lastSeq[lead]}`,
         })
       }
-      edge[5] = leadSeq
-      edge[6] = stored
     } else {
-      chains.set(leadId, [leadId, leadSeq, prevHash, logIndex, entryId, leadSeq, stored])
+      lead = this.leads.add(data, start[LEAD_ID])
+      this.firstTuple[lead] = rows.at
+      this.firstLogIndex[lead] = logIndex ?? -1
     }
-    const recomputed = fastEntryHash(
-      row[3]!,
-      isoFromPg(row[4]!),
-      row[5]!,
-      leadId,
-      leadSeq,
-      row[6],
-      row[7]!,
-      prevHash
-    )
-    if (recomputed !== stored) {
-      fail({
+    this.lastTuple[lead] = rows.at
+    this.lastSeq[lead] = leadSeq
+    this.lastHashAt[lead] = start[HASH]
+    this.lastHashLength[lead] = length[HASH]
+
+    if (!matches) {
+      this.#fail({
         reason: 'hash_mismatch',
-        log_index: logIndex,
-        entry_id: entryId,
-        lead_id: leadId,
-        lead_seq: leadSeq,
-        detail: `the entry's fields hash to ${recomputed}, not its stored ${stored}`,
+        ...where(rows, logIndex, leadSeq),
+        detail: `the entry's fields hash to ${hexOf(recomputed)}, not its stored ${rows.text(HASH)}`,
       })
     }
-    if (range) {
-      frontier.append(leafHash(stored))
-      reach()
+    if (this.range) {
+      if (!hexStored) {
+        // Read as the sealer's leafHash reads hex (capitals too), over zeros where it stops:
+        // a text that is no hash cannot give back a sealed leaf, but the root stays one value.
+        leaf.fill(0, 1)
+        leaf.write(rows.text(HASH)!, 1, 32, 'hex')
+      }
+      this.frontier.appendLeaf()
+      this.#reach()
     }
   }
-  if (range) fill(range.end)
-  return {
-    count: rows.length,
-    failures,
-    counts,
-    edges: [...chains.values()],
-    localRoots,
-    root: frontier.root(),
+
+  result(rows: BinaryTuples | null): ChunkResult {
+    if (this.range) this.#fill(this.range.end)
+    return {
+      count: this.count,
+      failures: this.failures,
+      counts: this.counts,
+      edges: packEdges(rows!, this.leads, this.firstTuple, this.lastTuple, this.firstLogIndex),
+      localRoots: this.localRoots,
+      root: this.frontier.root(),
+    }
   }
+
+  #fail(failure: LogFailure) {
+    this.counts[failure.reason] = (this.counts[failure.reason] ?? 0) + 1
+    if (this.failures.length < this.limit) this.failures.push(failure)
+  }
+
+  /** Records the roots of checkpoints that end where the tree now does. */
+  #reach() {
+    const sizes = this.#sizes
+    while (
+      this.#nextSize < sizes.length &&
+      sizes[this.#nextSize] === this.range!.start + this.frontier.size
+    ) {
+      this.localRoots.push([sizes[this.#nextSize], this.frontier.root()])
+      this.#nextSize++
+    }
+  }
+
+  #fill(upTo: number) {
+    const range = this.range!
+    const missing = upTo - (range.start + this.frontier.size)
+    if (missing <= 0) return
+    this.#fail({
+      reason: 'missing_leaf',
+      log_index: range.start + this.frontier.size,
+      detail: `log_index ${range.start + this.frontier.size}${missing > 1 ? ` to ${upTo - 1}` : ''} has no entry: sealed entries were removed`,
+    })
+    // Stand-ins keep later leaves at their index; no root over them can match.
+    while (range.start + this.frontier.size < upTo) {
+      this.frontier.appendLeafHash(EMPTY_LEAF)
+      this.#reach()
+    }
+  }
+}
+
+function where(rows: BinaryTuples, logIndex: number | null, leadSeq: number) {
+  return {
+    log_index: logIndex,
+    entry_id: String(rows.int8(ID)),
+    lead_id: rows.uuid(LEAD_ID),
+    lead_seq: leadSeq,
+  }
+}
+
+/** Whether `bytes[at, at + 32)` are the raw hash `raw`. */
+function sameRaw(bytes: Uint8Array, at: number, raw: string) {
+  for (let i = 0; i < 32; i++) if (bytes[at + i] !== raw.charCodeAt(i)) return false
+  return true
+}
+
+/** Whether two fields of the same COPY data hold the same text (UTF-8 is one byte string per text). */
+function sameBytes(data: Uint8Array, a: number, aLength: number, b: number, bLength: number) {
+  if (aLength !== bLength) return false
+  for (let i = 0; i < aLength; i++) if (data[a + i] !== data[b + i]) return false
+  return true
 }

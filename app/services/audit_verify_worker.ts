@@ -1,57 +1,93 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import pg from 'pg'
-import { CHUNK_COLUMNS, verifyChunk } from '#services/audit_verify_chunk'
+import { ENTRY_COLUMNS, ENTRY_FIELDS, ID } from '#services/audit_entry_hasher'
+import { type ChunkRows, verifyChunk } from '#services/audit_verify_chunk'
+import { BinaryTuples } from '#services/pg_binary_copy'
 
 /**
  * A thread of whole-log verification (AuditVerifierService): joins the
  * caller's exported snapshot on a connection of its own, then checks the
- * chunks it is sent. Hashing is most of the work, so two threads on two
- * cores nearly halve the time.
+ * chunks it is sent. Rows arrive in Postgres' binary COPY format and are
+ * hashed where they lie, so the driver never makes a string of them.
  */
 export type WorkerInput = { connectionString: string; snapshot: string; checkpointSizes: number[] }
 export type Task = { id: number; range: { start: number; end: number } | null }
 
-const RAW_TYPES = { getTypeParser: () => (value: string) => value }
-const COLUMNS = CHUNK_COLUMNS('e.ts')
-const POSITIONS = `SELECT log_index, entry_id FROM audit.log_positions
-  WHERE log_index >= $1 AND log_index < $2 ORDER BY log_index`
-// The entries of a chunk are, but for late commits, one run of ids: a range scan, no join per row.
-const ENTRIES_BETWEEN = `SELECT ${COLUMNS} FROM audit.entries e WHERE e.id BETWEEN $1 AND $2`
-const ENTRIES_LISTED = `SELECT ${COLUMNS} FROM audit.entries e WHERE e.id = ANY($1::bigint[])`
-const UNSEALED = `SELECT ${COLUMNS} FROM audit.entries e
-  WHERE NOT EXISTS (SELECT 1 FROM audit.log_positions p WHERE p.entry_id = e.id) ORDER BY e.id`
-
-type Row = Array<string | null>
-
-async function raw(text: string, values: unknown[]): Promise<Row[]> {
-  return (await client.query({ text, values, rowMode: 'array', types: RAW_TYPES })).rows
-}
+/** Buffers of chunks already checked: two chunks are in flight at a time, so two are enough. */
+const spare: Buffer[] = []
+const read = (query: string, fields: number) =>
+  BinaryTuples.read(client, query, fields, spare.pop())
+const entries = (where: string) =>
+  read(`SELECT ${ENTRY_COLUMNS} FROM audit.entries e WHERE ${where}`, ENTRY_FIELDS)
 
 /** The chunk's entries in log order, with their indexes; a position whose entry is gone is left out. */
-async function sealedChunk(start: number, end: number) {
-  const positions = await raw(POSITIONS, [start, end])
-  if (positions.length === 0) return { logIndexes: [], rows: [] }
+async function sealedChunk(start: number, end: number): Promise<ChunkRows> {
+  const positions = await read(
+    `SELECT log_index, entry_id FROM audit.log_positions
+     WHERE log_index >= ${start} AND log_index < ${end} ORDER BY log_index`,
+    2
+  )
+  const { indexes, ids, low, high } = positionsOf(positions)
+  spare.push(positions.storage)
+  if (ids.length === 0) return { rows: null, at: [], logIndexes: [] }
+
+  // The entries of a chunk are, but for late commits, one run of ids: a range scan, no join per row.
+  const dense = high - low < 2 * ids.length + 1024
+  const rows = await entries(
+    dense ? `e.id BETWEEN ${low} AND ${high}` : `e.id = ANY('{${ids.join(',')}}'::bigint[])`
+  )
+  return inLogOrder(rows, ids, indexes, dense ? low : -1, high)
+}
+
+// The loops below are functions of their own: V8 then optimises them once, not on each chunk's stack.
+
+function positionsOf(positions: BinaryTuples) {
+  const indexes: number[] = []
+  const ids: number[] = []
   let low = Number.POSITIVE_INFINITY
   let high = 0
-  for (const [, entryId] of positions) {
-    const id = Number(entryId)
+  while (positions.next()) {
+    const id = positions.int8(1)
+    indexes.push(positions.int8(0))
+    ids.push(id)
     if (id < low) low = id
     if (id > high) high = id
   }
-  const entries =
-    high - low < 2 * positions.length + 1024
-      ? await raw(ENTRIES_BETWEEN, [low, high])
-      : await raw(ENTRIES_LISTED, [`{${positions.map((p) => p[1]).join(',')}}`])
-  const byId = new Map(entries.map((row) => [row[0], row]))
-  const logIndexes: number[] = []
-  const rows: Row[] = []
-  for (const [logIndex, entryId] of positions) {
-    const row = byId.get(entryId)
-    if (!row) continue
-    logIndexes.push(Number(logIndex))
-    rows.push(row)
+  return { indexes, ids, low, high }
+}
+
+/** Matches positions with the rows read for them, by id: an array over [low, high], or a Map for `low` -1. */
+function inLogOrder(
+  rows: BinaryTuples,
+  ids: number[],
+  indexes: number[],
+  low: number,
+  high: number
+): ChunkRows {
+  const byId = low < 0 ? new Map<number, number>() : null
+  const dense = low < 0 ? null : new Int32Array(high - low + 1).fill(-1)
+  while (rows.next()) {
+    if (byId) byId.set(rows.int8(ID), rows.at)
+    else dense![rows.int8(ID) - low] = rows.at
   }
-  return { logIndexes, rows }
+  const logIndexes: number[] = []
+  const at: number[] = []
+  for (const [i, id] of ids.entries()) {
+    const tuple = byId ? (byId.get(id) ?? -1) : dense![id - low]
+    if (tuple < 0) continue
+    logIndexes.push(indexes[i])
+    at.push(tuple)
+  }
+  return { rows, at, logIndexes }
+}
+
+async function unsealed(): Promise<ChunkRows> {
+  const rows = await entries(
+    'NOT EXISTS (SELECT 1 FROM audit.log_positions p WHERE p.entry_id = e.id) ORDER BY e.id'
+  )
+  const at: number[] = []
+  while (rows.next()) at.push(rows.at)
+  return { rows, at, logIndexes: null }
 }
 
 const input = workerData as WorkerInput
@@ -59,9 +95,6 @@ if (!/^[0-9A-F-]+$/i.test(input.snapshot)) throw new Error('not a snapshot id')
 
 const client = new pg.Client({ connectionString: input.connectionString })
 await client.connect()
-// isoFromPg reads timestamps in this form.
-await client.query("SET TimeZone = 'UTC'")
-await client.query("SET DateStyle = 'ISO'")
 await client.query('SET jit = off')
 // Chunks are small and two threads already share the cores: no parallel query per chunk.
 await client.query('SET max_parallel_workers_per_gather = 0')
@@ -76,10 +109,9 @@ parentPort!.on('message', async (task: Task | 'stop') => {
     return
   }
   try {
-    const { logIndexes, rows } = task.range
-      ? await sealedChunk(task.range.start, task.range.end)
-      : { logIndexes: null, rows: await raw(UNSEALED, []) }
-    const result = verifyChunk(logIndexes, rows, task.range, input.checkpointSizes)
+    const rows = task.range ? await sealedChunk(task.range.start, task.range.end) : await unsealed()
+    const result = verifyChunk(rows, task.range, input.checkpointSizes)
+    if (rows.rows) spare.push(rows.rows.storage)
     parentPort!.postMessage({ id: task.id, result })
   } catch (error) {
     parentPort!.postMessage({ id: task.id, error: (error as Error).message })

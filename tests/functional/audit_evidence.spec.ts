@@ -17,10 +17,10 @@ import AuditChainService, {
 import AuditExportService from '#services/audit_export_service'
 import AuditSealerService from '#services/audit_sealer_service'
 import { CheckpointSigner, keyIdOf, verifyCheckpoint } from '#services/audit_signing'
-import AuditVerifierService, {
-  fastEntryHash,
-  type LogFailure,
-} from '#services/audit_verifier_service'
+import { ENTRY_FIELDS, EntryHasher } from '#services/audit_entry_hasher'
+import AuditVerifierService, { type LogFailure } from '#services/audit_verifier_service'
+import { hexOf } from '#services/merkle_raw_frontier'
+import { BinaryTuples } from '#services/pg_binary_copy'
 import { leafHash, verifyConsistency, verifyInclusion } from '#services/merkle_tree'
 import { asAdmin, tamperAudit } from '#tests/support/admin_db'
 import {
@@ -492,7 +492,7 @@ test.group('Audit evidence / proofs over the API', () => {
     assert.isAtLeast(whole.unsealed, 4)
   })
 
-  test('the fast entry hash of the verifier is exactly the RFC 8785 one, odd strings included', ({
+  test('the verifier hashes Postgres’ binary rows exactly as RFC 8785 does, odd values included', async ({
     assert,
   }) => {
     const base = {
@@ -505,8 +505,9 @@ test.group('Audit evidence / proofs over the API', () => {
       status_to: 'received',
       prev_hash: GENESIS_HASH,
     }
-    // (No lone surrogates: RFC 8785 refuses them and Postgres cannot store them.)
-    for (const odd of [
+    // Every control, quote and backslash at each place in a 4-byte word, multi-byte UTF-8,
+    // long strings. (No NUL and no lone surrogates: Postgres cannot store them.)
+    const odd = [
       'plain',
       'quote " and \\ backslash',
       'tab\tnew\nline\u0001',
@@ -515,28 +516,68 @@ test.group('Audit evidence / proofs over the API', () => {
       '\u2028\u2029',
       '\u007f',
       '',
-    ]) {
-      for (const entry of [
-        { ...base, actor: odd },
-        { ...base, status_from: odd },
-        { ...base, event: odd, status_to: odd },
-      ]) {
-        assert.equal(
-          fastEntryHash(
-            entry.event,
-            entry.ts,
-            entry.actor,
-            entry.lead_id,
-            entry.lead_seq,
-            entry.status_from,
-            entry.status_to,
-            entry.prev_hash
-          ),
-          entryHash(entry),
-          JSON.stringify(odd)
-        )
-      }
+      ...Array.from({ length: 31 }, (_, i) => `c${String.fromCharCode(i + 1)}`),
+      ...[0, 1, 2, 3, 4, 5, 6, 7].flatMap((i) => [
+        'x'.repeat(i) + '"',
+        'y'.repeat(i) + '\\',
+        'z'.repeat(i),
+      ]),
+      'é'.repeat(700),
+      `${'a'.repeat(2000)}\n`,
+    ]
+    // [as Postgres reads it, as formatTs writes it (milliseconds cut, not rounded)]
+    const times = [
+      ['2026-11-22 10:00:00.001+00', '2026-11-22T10:00:00.001Z'],
+      ['2026-11-22 23:59:59.999999+00', '2026-11-22T23:59:59.999Z'],
+      ['2000-01-01 00:00:00+00', '2000-01-01T00:00:00.000Z'],
+      ['1999-12-31 23:59:59.9999+00', '1999-12-31T23:59:59.999Z'],
+      ['1970-01-01 00:00:00.0005+00', '1970-01-01T00:00:00.000Z'],
+      ['1969-12-31 23:59:59.001+00', '1969-12-31T23:59:59.001Z'],
+      ['2024-02-29 12:34:56.789+00', '2024-02-29T12:34:56.789Z'],
+      ['0001-01-01 00:00:00+00', '0001-01-01T00:00:00.000Z'],
+      ['9999-12-31 23:59:59.999+00', '9999-12-31T23:59:59.999Z'],
+      ['2300-06-01 08:00:00.25+00', '2300-06-01T08:00:00.250Z'],
+      ['10000-01-01 00:00:00+00', '+010000-01-01T00:00:00.000Z'],
+      ['0044-03-15 00:00:00+00 BC', '-000043-03-15T00:00:00.000Z'],
+    ]
+    const entries = [
+      ...odd.flatMap((value) => [
+        { ...base, actor: value },
+        { ...base, status_from: value },
+        { ...base, event: value, status_to: value },
+        { ...base, prev_hash: value },
+      ]),
+      ...times.map(([, ts]) => ({ ...base, ts })),
+      ...[1, 9, 10, 99, 100, 2147483647, 0, -5].map((seq) => ({ ...base, lead_seq: seq })),
+    ]
+    const pgTs = new Map(times.map(([pgText, ts]) => [ts, pgText]))
+    const rows = await asAdmin(async (admin) => {
+      const literal = (value: string | null) =>
+        value === null ? 'NULL' : admin.escapeLiteral(value)
+      const values = entries.map(
+        (entry, i) =>
+          `(${i}::bigint, ${literal(entry.lead_id)}::uuid, ${entry.lead_seq}::int, ${literal(entry.event)}, ` +
+          `${literal(pgTs.get(entry.ts) ?? entry.ts)}::timestamptz, ${literal(entry.actor)}, ` +
+          `${literal(entry.status_from)}, ${literal(entry.status_to)}, ${literal(entry.prev_hash)}::char(64), '')`
+      )
+      return BinaryTuples.read(
+        admin,
+        `SELECT * FROM (VALUES ${values.join(', ')}) AS e(id, lead_id, lead_seq, event, ts, actor, status_from, status_to, prev_hash, hash)`,
+        ENTRY_FIELDS
+      )
+    })
+    const hasher = new EntryHasher()
+    for (const entry of entries) {
+      assert.isTrue(rows.next())
+      // char(64) cuts or pads to 64 characters (code points), as a stored prev_hash would be.
+      const chars = [...entry.prev_hash].slice(0, 64)
+      const expected = entryHash({
+        ...entry,
+        prev_hash: chars.join('') + ' '.repeat(64 - chars.length),
+      })
+      assert.equal(hexOf(hasher.hash(rows)), expected, JSON.stringify(entry))
     }
+    assert.isFalse(rows.next())
   })
 })
 

@@ -16,6 +16,7 @@ import {
   type Hex,
   type NodeKey,
 } from '#services/merkle_tree'
+import { RawFrontier, rawHash } from '#services/merkle_raw_frontier'
 
 /**
  * The reference: RFC 9162 §2.1.1, §2.1.3.1 and §2.1.4.1 written as the RFC
@@ -175,6 +176,26 @@ test.group('Merkle tree / against the RFC 9162 recursion, sizes 1 to 40', () => 
     }
     // A tree of n leaves has n − popcount(n) complete inner nodes: 40 is 101000b.
     assert.equal(stored.size, 40 - 2)
+  })
+
+  test('the raw frontier of whole-log verification gives the RFC root at every size', ({
+    assert,
+  }) => {
+    const raw = new RawFrontier()
+    assert.equal(raw.root(), mth([]))
+    const entries = Array.from({ length: 40 }, (_, i) => sha(Buffer.from(`entry ${i}`)))
+    for (let n = 1; n <= 40; n++) {
+      // Leaf bytes written in place, or (every fifth) a leaf hash handed over whole.
+      if (n % 5 === 0) {
+        raw.appendLeafHash(rawHash(leafHashOf(Buffer.from(entries[n - 1], 'hex'))))
+      } else {
+        raw.leafInput.write(entries[n - 1], 1, 32, 'hex')
+        raw.appendLeaf()
+      }
+      const leaves = entries.slice(0, n).map((entry) => leafHashOf(Buffer.from(entry, 'hex')))
+      assert.equal(raw.size, n)
+      assert.equal(raw.root(), mth(leaves), `root at size ${n}`)
+    }
   })
 
   test('inclusion proofs equal PATH(m, D[n]) and verify; altered ones do not', ({ assert }) => {
