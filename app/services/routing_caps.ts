@@ -2,7 +2,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import routingConfig from '#config/routing'
 import type { ActiveRule } from '#services/routing_rule_book'
 import { capPeriods, type CapPeriod } from '#services/routing_schedule'
-import { type Column, type Part, rawPart, rowsOf } from '#services/insert_together'
+import { type Column, type Part, rawPart, rowsOf, selectTogether } from '#services/insert_together'
 
 const KEY_COLUMNS: Column[] = [
   ['rule_id', 'uuid'],
@@ -47,16 +47,27 @@ export class CapLedger {
   #counts = new Map<string, number>()
   #changed = new Map<string, Limit>()
 
-  static async lock(trx: TransactionClientContract, offers: { rule: CappedRule; at: Date }[]) {
+  /**
+   * Locks the counters `offers` may draw on. `alongside` are SELECTs the
+   * caller needs in its transaction anyway, read in the same round trip;
+   * their rows come back in order.
+   */
+  static async lock(
+    trx: TransactionClientContract,
+    offers: { rule: CappedRule; at: Date }[],
+    alongside: Part[] = []
+  ) {
     const ledger = new CapLedger()
     const wanted = new Map<string, Limit>()
     for (const { rule, at } of offers) {
       for (const limit of limitsOf(rule, at)) wanted.set(limit.key, limit)
     }
-    if (wanted.size === 0) return ledger
+    const limits = [...wanted.values()]
+    const reads = limits.length ? [lockCounters(limits), ...alongside] : alongside
+    const rows = reads.length ? await selectTogether(trx, reads) : []
+    if (limits.length) ledger.#remember(rows.shift()!)
 
-    await ledger.#read(trx, [...wanted.values()])
-    const missing = [...wanted.values()].filter((limit) => !ledger.#counts.has(limit.key))
+    const missing = limits.filter((limit) => !ledger.#counts.has(limit.key))
     if (missing.length > 0) {
       // First match of the period (or caps newly set): start from what lead_facts already holds.
       const periods = rowsOf(
@@ -79,9 +90,9 @@ export class CapLedger {
         periods.bindings
       )
       // Inserted here or by a concurrent router (the insert waited for it to commit): read them locked.
-      await ledger.#read(trx, missing)
+      ledger.#remember((await selectTogether(trx, [lockCounters(missing)]))[0])
     }
-    return ledger
+    return { ledger, rows }
   }
 
   /** Takes one unit of each of the rule's caps for the period `at` falls in; false when one is used up. */
@@ -118,17 +129,21 @@ export class CapLedger {
     )
   }
 
-  async #read(trx: TransactionClientContract, limits: Limit[]) {
-    const keys = rowsOf(
-      KEY_COLUMNS,
-      limits.map((limit) => ({ rule_id: limit.ruleId, period: limit.period.key }))
-    )
-    const result = await trx.rawQuery(
-      `SELECT u.rule_id, u.period, u.count FROM public.routing_rule_usage u
-       JOIN ${keys.from} ON u.rule_id = v.rule_id AND u.period = v.period
-       ORDER BY u.rule_id, u.period FOR UPDATE OF u`,
-      keys.bindings
-    )
-    for (const row of result.rows) this.#counts.set(`${row.rule_id}|${row.period}`, row.count)
+  #remember(rows: Record<string, any>[]) {
+    for (const row of rows) this.#counts.set(`${row.rule_id}|${row.period}`, row.count)
   }
+}
+
+/** The counters, locked in key order so concurrent routers queue on them and never deadlock. */
+function lockCounters(limits: Limit[]): Part {
+  const keys = rowsOf(
+    KEY_COLUMNS,
+    limits.map((limit) => ({ rule_id: limit.ruleId, period: limit.period.key }))
+  )
+  return rawPart(
+    `SELECT u.rule_id, u.period, u.count FROM public.routing_rule_usage u
+     JOIN ${keys.from} ON u.rule_id = v.rule_id AND u.period = v.period
+     ORDER BY u.rule_id, u.period FOR UPDATE OF u`,
+    keys.bindings
+  )
 }

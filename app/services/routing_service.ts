@@ -19,7 +19,7 @@ import {
 } from '#services/routing_selection'
 import { GroupCommit } from '#services/group_commit'
 import { type Part, insertTogether, rawPart, rowsOf } from '#services/insert_together'
-import { type EndpointRow, endpointsFor, fanOutTo } from '#webhooks/fan_out'
+import { type EndpointRow, deliveriesOf, deliveryWrites, endpointsFor } from '#webhooks/fan_out'
 import routingConfig from '#config/routing'
 import { normaliseLead } from '#services/quality/normalise'
 import type { LeadInput } from '#services/quality/types'
@@ -130,16 +130,28 @@ export default class RoutingService {
       const { eligible, reason } = screen(offer.rules, routable(offer.fact, lead), offer.now)
       return { offer, lead, reason, candidates: rankCandidates(eligible, offer.random) }
     })
+    // The endpoints of every buyer the group might sell to, read with the cap counters: its match.found
+    // deliveries are then written with the match, one round trip fewer while the counters are held.
+    const buyers = [
+      ...new Set(ranked.flatMap((entry) => entry?.candidates ?? []).map((rule) => rule.buyerId)),
+    ]
+    const endpointScopes = buyers.map((buyerId) => ({
+      publisherId: null,
+      buyerId,
+      environment: 'live' as const,
+    }))
     // Past the first uncapped candidate a lead never reaches: its later rules' counters are not needed.
-    const caps = await CapLedger.lock(
+    const { ledger: caps, rows } = await CapLedger.lock(
       trx,
       ranked.flatMap((entry) => {
         if (!entry) return []
         const reach = entry.candidates.findIndex((rule) => !isCapped(rule))
         const needed = reach === -1 ? entry.candidates : entry.candidates.slice(0, reach)
         return needed.map((rule) => ({ rule, at: entry.offer.now }))
-      })
+      }),
+      buyers.length ? [endpointsFor(endpointScopes)] : []
     )
+    const endpoints = (rows[0] ?? []) as EndpointRow[]
 
     const matches: Match[] = []
     const unsold: Unsold[] = []
@@ -154,14 +166,14 @@ export default class RoutingService {
       matches.push({ offer: entry.offer, lead: entry.lead, rule })
       return { outcome: 'matched', leadId, ruleId: rule.id, buyerId: rule.buyerId }
     })
-    await this.record(trx, { matches, unsold, heads, caps: caps.update() })
+    await this.record(trx, { matches, unsold, heads, endpoints, caps: caps.update() })
     return outcomes
   }
 
   /**
-   * Everything the decisions change, in the routing transaction and in two
-   * statements: caps, leads, facts, audit trails and match.found events
-   * (with the endpoints they go to), then the events' deliveries.
+   * Everything the decisions change, in the routing transaction and in one
+   * statement: caps, leads, facts, audit trails, match.found events and
+   * their deliveries to the buyers' endpoints (read under the same lock).
    */
   private async record(
     trx: TransactionClientContract,
@@ -169,10 +181,11 @@ export default class RoutingService {
       matches: Match[]
       unsold: Unsold[]
       heads: Map<string, ChainHead>
+      endpoints: EndpointRow[]
       caps: Part | null
     }
   ) {
-    const { matches, unsold, heads, caps } = decided
+    const { matches, unsold, heads, endpoints, caps } = decided
     const parts: Part[] = caps ? [caps] : []
     if (unsold.length > 0) parts.push(unsoldFacts(unsold))
     if (matches.length === 0) {
@@ -212,9 +225,8 @@ export default class RoutingService {
       })),
       now
     )
-    parts.push(events.insert, endpointsFor(events.published))
-    const endpoints = (await insertTogether(trx, parts)) as EndpointRow[]
-    await fanOutTo(trx, events.published, endpoints, now)
+    const deliveries = deliveriesOf(events.published, endpoints, now)
+    await insertTogether(trx, [...parts, events.insert, ...deliveryWrites(deliveries)])
   }
 }
 

@@ -54,24 +54,27 @@ export async function claimDelivery(deliveryId: string, attempt: number, now: Da
   return held.rows[0] ? { kind: 'busy', until: new Date(held.rows[0].locked_until) } : { kind: 'gone' }
 }
 
+const CLAIM_COLUMNS: Column[] = [['id', 'uuid'], ['attempt', 'int']]
+
 /**
  * Claims of concurrent jobs go to Postgres together: one statement for the lot.
- * The batch travels as arrays, whose length the planner sees, so it probes
- * the deliveries by key (a JSON batch, guessed at 100 rows, was hash-joined
+ * The batch is a VALUES list, whose length the planner sees, so it probes the
+ * deliveries by key (a JSON batch, guessed at 100 rows, was hash-joined
  * against a scan of the whole table).
  */
 const claims = new Coalescer<{ id: string; attempt: number; now: Date }, ClaimedDelivery | undefined>(async (inputs) => {
   const now = inputs[0].now
+  const batch = rowsOf(CLAIM_COLUMNS, inputs)
   const result = await db.rawQuery(
     `UPDATE webhook_deliveries d SET locked_until = ?
-       FROM unnest(?::uuid[], ?::int[]) AS j(id, attempt), webhook_endpoints e, outbox_events ev
-      WHERE d.id = j.id AND d.attempt_count = j.attempt - 1 AND d.status IN ('pending', 'failed')
+       FROM ${batch.from}, webhook_endpoints e, outbox_events ev
+      WHERE d.id = v.id AND d.attempt_count = v.attempt - 1 AND d.status IN ('pending', 'failed')
         AND (d.locked_until IS NULL OR d.locked_until < ?)
         AND e.id = d.endpoint_id AND ev.id = d.event_id
       RETURNING d.id, d.event_id, d.event_type, d.endpoint_id, d.ordering_key, d.attempt_count, d.schedule_offset,
                 d.next_trigger, e.url, e.fifo, e.status AS endpoint_status, e.paused_until, e.secret,
                 e.previous_secret, e.previous_secret_expires_at, ev.payload`,
-    [new Date(now.getTime() + webhooksConfig.leaseMs), inputs.map(({ id }) => id), inputs.map(({ attempt }) => attempt), now]
+    [new Date(now.getTime() + webhooksConfig.leaseMs), ...batch.bindings, now]
   )
   const byId = new Map<string, ClaimedDelivery>(result.rows.map((row: ClaimedDelivery) => [row.id, row]))
   return inputs.map((input) => byId.get(input.id))
@@ -206,7 +209,7 @@ const SUCCESS_COLUMNS: Column[] = [
 ]
 
 const successes = new Coalescer<Success, { recorded: boolean; endpointNews: boolean }>(async (inputs) => {
-  // Column by column, as arrays the planner can count (see `claims`).
+  // A VALUES list the planner can count (see `claims`).
   const batch = rowsOf(SUCCESS_COLUMNS, inputs.map(({ delivery, attempt, outcome, startedAt, now }) => ({
     attempt_id: uuidv7(),
     delivery_id: delivery.id,

@@ -74,10 +74,12 @@ export async function fanOut(client: QueryClientContract, events: PublishedEvent
 }
 
 /**
- * The endpoints that may want these events: a query the caller can also
- * send inside another statement. One text whatever the events (arrays).
+ * The endpoints that may want events of these scopes: a query the caller
+ * can also send inside another statement (`insertTogether`, `selectTogether`).
  */
-export function endpointsFor(events: PublishedEvent[]): Part {
+export function endpointsFor(
+  events: Pick<EventScope, 'publisherId' | 'buyerId' | 'environment'>[]
+): Part {
   const publisherIds = [
     ...new Set(events.map((event) => event.publisherId).filter((id): id is string => !!id)),
   ]
@@ -94,14 +96,9 @@ export function endpointsFor(events: PublishedEvent[]): Part {
   )
 }
 
-/** `fanOut` with the endpoints already read (rows of `endpointsFor`). */
-export async function fanOutTo(
-  client: QueryClientContract,
-  events: PublishedEvent[],
-  endpoints: EndpointRow[],
-  now: Date
-) {
-  const rows = events.flatMap((event) =>
+/** One delivery row per event and endpoint (rows of `endpointsFor`) that receives it. */
+export function deliveriesOf(events: PublishedEvent[], endpoints: EndpointRow[], now: Date) {
+  return events.flatMap((event) =>
     endpoints
       .filter((endpoint) =>
         receives(
@@ -117,12 +114,30 @@ export async function fanOutTo(
       )
       .map((endpoint) => deliveryRow(event, endpoint.id, now))
   )
-  if (rows.length === 0) return 0
-  // The rows and the relay's wake-up in one round trip.
-  await insertTogether(client, [
+}
+
+/**
+ * The deliveries as writes for the caller's statement (`insertTogether`):
+ * the rows, then the relay's wake-up, which must come last (a SELECT runs
+ * only as the statement's own, never as a side part).
+ */
+export function deliveryWrites(rows: ReturnType<typeof deliveryRow>[]): Part[] {
+  if (rows.length === 0) return []
+  return [
     insertRows('public.webhook_deliveries', DELIVERY_COLUMNS, rows),
     rawPart('SELECT pg_notify(?, ?)', [WAKE_CHANNEL, '']),
-  ])
+  ]
+}
+
+/** `fanOut` with the endpoints already read (rows of `endpointsFor`). */
+export async function fanOutTo(
+  client: QueryClientContract,
+  events: PublishedEvent[],
+  endpoints: EndpointRow[],
+  now: Date
+) {
+  const rows = deliveriesOf(events, endpoints, now)
+  if (rows.length > 0) await insertTogether(client, deliveryWrites(rows))
   return rows.length
 }
 
