@@ -25,18 +25,11 @@ let snapshot: Snapshot | null = null
 let loading: { version: string; promise: Promise<Snapshot> } | null = null
 
 /**
- * The enabled rules, kept in memory between routing jobs: at hundreds of
- * leads a second, reloading every rule for each lead would cost more than
- * the routing itself. One cheap query per call tells whether anything
- * changed (a rule or buyer updated, a rule added or deleted).
+ * The version of the rule set: a counter that every change to a rule or a
+ * buyer bumps (a statement trigger). A scalar subquery, so a caller can
+ * select it alongside its own query and save a round trip.
  */
-/**
- * The version of the rule set: changes whenever a rule or a buyer is
- * updated, or a rule is added or deleted. A scalar subquery, so a caller
- * can select it alongside its own query and save a round trip.
- */
-export const RULES_VERSION_SQL = `(SELECT count(*) || '|' || coalesce(max(r.updated_at)::text, '') || '|' || coalesce(max(b.updated_at)::text, '')
-  FROM routing_rules r JOIN buyers b ON b.id = r.buyer_id)`
+export const RULES_VERSION_SQL = `(SELECT generation || ':' || version FROM routing_book_version)`
 
 /**
  * The enabled rules, kept in memory between routing jobs: at hundreds of

@@ -341,7 +341,7 @@ test.group('Routing / rule dimensions', (group) => {
     }
   })
 
-  test('a disabled rule or a paused buyer takes nothing', async ({ client, assert }) => {
+  test('a disabled, paused or deleted rule takes nothing from the next lead on', async ({ client, assert }) => {
     const world = await routingPublisher()
     const rule = await createRule({ publisherIds: [world.publisher.id], enabled: false })
     assert.include(await route(await acceptedLead(client, world)), {
@@ -364,6 +364,13 @@ test.group('Routing / rule dimensions', (group) => {
     assert.include(await route(await acceptedLead(client, world)), {
       outcome: 'matched',
       ruleId: rule.id,
+    })
+
+    // Routers keep the rules in memory: a deleted rule must be gone from the very next decision.
+    await rule.delete()
+    assert.include(await route(await acceptedLead(client, world)), {
+      outcome: 'unsold',
+      reason: 'no_rule',
     })
   })
 })
