@@ -341,7 +341,10 @@ test.group('Routing / rule dimensions', (group) => {
     }
   })
 
-  test('a disabled, paused or deleted rule takes nothing from the next lead on', async ({ client, assert }) => {
+  test('a disabled, paused or deleted rule takes nothing from the next lead on', async ({
+    client,
+    assert,
+  }) => {
     const world = await routingPublisher()
     const rule = await createRule({ publisherIds: [world.publisher.id], enabled: false })
     assert.include(await route(await acceptedLead(client, world)), {
