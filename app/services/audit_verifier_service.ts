@@ -1,14 +1,11 @@
 import { availableParallelism } from 'node:os'
-import { extname } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
 import services from '#config/services'
 import { CheckpointSigner, verifyCheckpoint, type Checkpoint } from '#services/audit_signing'
 import { LeadChains } from '#services/audit_lead_chains'
 import AuditSnapshot from '#services/audit_snapshot'
 import { toCheckpoint } from '#services/audit_sealer_service'
 import type { ChunkResult, FailureReason, LogFailure } from '#services/audit_verify_chunk'
-import type { Task, WorkerInput } from '#services/audit_verify_worker'
+import AuditVerifyPool from '#services/audit_verify_pool'
 import { EMPTY_ROOT, Frontier } from '#services/merkle_tree'
 
 export type { FailureReason, LogFailure }
@@ -71,30 +68,41 @@ export default class AuditVerifierService {
           'SELECT origin, size, root, key_id, signature, note FROM audit.checkpoints ORDER BY size'
         )
       ).map(toCheckpoint)
-      const [{ size }] = await snapshot.query<{ size: string }>(
-        'SELECT coalesce(max(log_index) + 1, 0) AS size FROM audit.log_positions'
+      const [{ size, last }] = await snapshot.query<{ size: string; last: string }>(
+        'SELECT coalesce(max(log_index) + 1, 0) AS size, coalesce(max(entry_id), 0) AS last FROM audit.log_positions'
       )
       const treeSize = Number(size)
+      const lastSealedId = Number(last)
       const chunk = 2 ** this.chunkLevel
-      const tasks: Task[] = []
+      const ranges: Array<{ start: number; end: number }> = []
       for (let start = 0; start < treeSize; start += chunk) {
-        tasks.push({ id: tasks.length, range: { start, end: Math.min(start + chunk, treeSize) } })
+        ranges.push({ start, end: Math.min(start + chunk, treeSize) })
       }
-      tasks.push({ id: tasks.length, range: null })
 
-      const pool = await WorkerPool.start(this.threads, {
+      const pool = await AuditVerifyPool.start(this.threads, {
         connectionString: services.databaseUrl.href,
         snapshot: exported,
         checkpointSizes: checkpoints.map((checkpoint) => checkpoint.size),
       })
       try {
-        // The unsealed entries' scan is dispatched first and stitched last, after every sealed chunk.
-        const results = pool.run([tasks[tasks.length - 1], ...tasks.slice(0, -1)])
-        // Read while the workers hash, on the snapshot's own connection, which is idle by then.
+        // Unsealed but for late commits: read first (one range scan), stitched last.
+        const after = pool.submit({
+          id: ranges.length,
+          range: null,
+          unsealed: 'after',
+          lastSealedId,
+        })
+        const results = ranges.map((range, id) => pool.submit({ id, range }))
+        // On the snapshot's own connection, idle while the workers hash.
+        const upToLastSealed = snapshot.query<{ n: string }>(
+          'SELECT count(*) AS n FROM audit.entries WHERE id <= $1',
+          [lastSealedId]
+        )
         const heads = snapshot.binaryTuples(
           'SELECT lead_id, last_seq, last_hash FROM audit.chain_heads',
           3
         )
+        upToLastSealed.catch(() => {})
         heads.catch(() => {})
         const report = new Report()
         const chains = new LeadChains()
@@ -105,27 +113,47 @@ export default class AuditVerifierService {
         let unsealed = 0
 
         if (bySize.has(0)) this.checkCheckpoint(bySize.get(0)!, EMPTY_ROOT, report)
-        for (const task of tasks) {
-          const result = await results.get(task.id)!
-          const failures = [...result.failures]
-          chains.stitch(result.edges, (failure) => {
-            result.counts[failure.reason] = (result.counts[failure.reason] ?? 0) + 1
-            failures.push(failure)
-          })
-          if (task.range) {
-            for (const [at, localRoot] of result.localRoots) {
-              this.checkCheckpoint(bySize.get(at)!, frontier.rootWith(localRoot), report, failures)
-            }
-            root = frontier.rootWith(result.root)
-            if (task.range.end - task.range.start === chunk)
-              frontier.appendSubtree(this.chunkLevel, result.root)
-            sealed += result.count
-          } else {
-            unsealed += result.count
+        for (const [i, range] of ranges.entries()) {
+          const result = await results[i]
+          const failures = [...result.failures, ...this.stitch(chains, result)]
+          for (const [at, localRoot] of result.localRoots) {
+            this.checkCheckpoint(bySize.get(at)!, frontier.rootWith(localRoot), report, failures)
           }
+          root = frontier.rootWith(result.root)
+          if (range.end - range.start === chunk)
+            frontier.appendSubtree(this.chunkLevel, result.root)
+          sealed += result.count
           failures.sort(inLogOrder)
           report.merge(failures, result.counts)
         }
+
+        // Positions name distinct entries: as many entries up to the last sealed id as positions
+        // that found theirs means none of them lacks one. Otherwise the others are looked for.
+        const unsealedResults: ChunkResult[] = []
+        if (Number((await upToLastSealed)[0].n) > sealed) {
+          unsealedResults.push(
+            await pool.submit({
+              id: ranges.length + 1,
+              range: null,
+              unsealed: 'upTo',
+              lastSealedId,
+            })
+          )
+        }
+        unsealedResults.push(await after)
+        const failures: LogFailure[] = []
+        const counts: ChunkResult['counts'] = {}
+        for (const result of unsealedResults) {
+          failures.push(...result.failures, ...this.stitch(chains, result))
+          for (const [reason, count] of Object.entries(result.counts) as Array<
+            [FailureReason, number]
+          >) {
+            counts[reason] = (counts[reason] ?? 0) + count
+          }
+          unsealed += result.count
+        }
+        failures.sort(inLogOrder)
+        report.merge(failures, counts)
 
         for (const checkpoint of checkpoints.filter((c) => c.size > treeSize)) {
           report.add({
@@ -155,6 +183,16 @@ export default class AuditVerifierService {
         await pool.stop()
       }
     })
+  }
+
+  /** Carries each lead's chain into a chunk; what breaks is counted into the chunk's counts. */
+  private stitch(chains: LeadChains, result: ChunkResult) {
+    const failures: LogFailure[] = []
+    chains.stitch(result.edges, (failure) => {
+      result.counts[failure.reason] = (result.counts[failure.reason] ?? 0) + 1
+      failures.push(failure)
+    })
+    return failures
   }
 
   private checkCheckpoint(
@@ -199,9 +237,12 @@ const PRECEDENCE: Record<FailureReason, number> = {
   chain_head_missing: 9,
 }
 
+/** Entries without a position come after the sealed ones, in id order: the order they will be sealed in. */
 function inLogOrder(a: LogFailure, b: LogFailure) {
   const at = (failure: LogFailure) => failure.log_index ?? Number.POSITIVE_INFINITY
-  return at(a) - at(b) || PRECEDENCE[a.reason] - PRECEDENCE[b.reason]
+  const id = (failure: LogFailure) =>
+    failure.log_index === null && failure.entry_id !== undefined ? Number(failure.entry_id) : 0
+  return at(a) - at(b) || id(a) - id(b) || PRECEDENCE[a.reason] - PRECEDENCE[b.reason]
 }
 
 class Report {
@@ -229,88 +270,4 @@ class Report {
       if (this.failures.length < MAX_LISTED) this.failures.push(failure)
     }
   }
-}
-
-/**
- * Worker threads that each hold a connection inside the exported snapshot
- * and take chunks as they come free, two at a time so the database fetches
- * the next chunk while the thread hashes the current one.
- */
-class WorkerPool {
-  private constructor(private workers: Worker[]) {}
-
-  static async start(count: number, input: WorkerInput) {
-    const here = fileURLToPath(import.meta.url)
-    const extension = extname(here)
-    const file = new URL(`./audit_verify_worker${extension}`, import.meta.url)
-    // Running from source, a thread needs the TypeScript hook the main thread was started with.
-    const execArgv =
-      extension === '.ts' ? ['--import', import.meta.resolve('@poppinss/ts-exec')] : []
-    const workers = Array.from(
-      { length: count },
-      () => new Worker(file, { workerData: input, execArgv })
-    )
-    try {
-      await Promise.all(workers.map((worker) => once(worker, (message) => message?.ready === true)))
-    } catch (error) {
-      await Promise.all(workers.map((worker) => worker.terminate()))
-      throw error
-    }
-    return new WorkerPool(workers)
-  }
-
-  /** Sends the tasks out in the given order; answers each task's result by its id. */
-  run(tasks: Task[]): Map<number, Promise<ChunkResult>> {
-    const settle = new Map<
-      number,
-      { resolve: (r: ChunkResult) => void; reject: (e: Error) => void }
-    >()
-    const promises = new Map(
-      tasks.map((task) => [
-        task.id,
-        new Promise<ChunkResult>((resolve, reject) => settle.set(task.id, { resolve, reject })),
-      ])
-    )
-    // Nothing may go unhandled while the caller awaits earlier tasks.
-    promises.forEach((promise) => promise.catch(() => {}))
-    const queue = [...tasks]
-    for (const worker of this.workers) {
-      const next = () => {
-        const task = queue.shift()
-        if (task) worker.postMessage(task)
-      }
-      worker.on('message', (message) => {
-        if (message.id === undefined) return
-        const pending = settle.get(message.id)!
-        if (message.error) pending.reject(new Error(`verification worker: ${message.error}`))
-        else pending.resolve(message.result)
-        next()
-      })
-      worker.on('error', (error) => settle.forEach(({ reject }) => reject(error as Error)))
-      next()
-      next()
-    }
-    return promises
-  }
-
-  async stop() {
-    await Promise.all(
-      this.workers.map(async (worker) => {
-        worker.postMessage('stop')
-        const timer = setTimeout(() => worker.terminate(), 2000)
-        await new Promise((resolve) => worker.once('exit', resolve))
-        clearTimeout(timer)
-      })
-    )
-  }
-}
-
-function once(worker: Worker, accept: (message: any) => boolean) {
-  return new Promise<void>((resolve, reject) => {
-    worker.on('message', (message) => accept(message) && resolve())
-    worker.once('error', (error) => reject(error))
-    worker.once('exit', (code) =>
-      reject(new Error(`verification worker exited (${code}) before it was ready`))
-    )
-  })
 }

@@ -71,9 +71,10 @@ export function verifyChunk(
   limit = 100
 ): ChunkResult {
   const check = new ChunkCheck(at.length, range, checkpointSizes, limit)
-  for (const [i, tuple] of at.entries()) {
+  let i = 0
+  for (const tuple of at) {
     rows!.seek(tuple)
-    check.entry(rows!, logIndexes ? logIndexes[i] : null)
+    check.entry(rows!, logIndexes ? logIndexes[i++] : null)
   }
   return check.result(rows)
 }

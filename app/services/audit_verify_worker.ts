@@ -11,7 +11,13 @@ import { BinaryTuples } from '#services/pg_binary_copy'
  * hashed where they lie, so the driver never makes a string of them.
  */
 export type WorkerInput = { connectionString: string; snapshot: string; checkpointSizes: number[] }
-export type Task = { id: number; range: { start: number; end: number } | null }
+/**
+ * A chunk of log indexes [start, end), or (`range` null) entries without a
+ * position: those after the last sealed id, or those up to it.
+ */
+export type Task =
+  | { id: number; range: { start: number; end: number } }
+  | { id: number; range: null; unsealed: 'after' | 'upTo'; lastSealedId: number }
 
 /** Buffers of chunks already checked: two chunks are in flight at a time, so two are enough. */
 const spare: Buffer[] = []
@@ -81,9 +87,18 @@ function inLogOrder(
   return { rows, at, logIndexes }
 }
 
-async function unsealed(): Promise<ChunkRows> {
+/**
+ * Entries without a position, in id order. After the last sealed id that is
+ * every entry, a range scan; up to it (late commits, or positions removed)
+ * it takes an anti-join over the whole table, which the caller asks for only
+ * when it counted more entries there than positions.
+ */
+async function unsealed(which: 'after' | 'upTo', lastSealedId: number): Promise<ChunkRows> {
+  if (!Number.isSafeInteger(lastSealedId)) throw new Error('not an entry id')
   const rows = await entries(
-    'NOT EXISTS (SELECT 1 FROM audit.log_positions p WHERE p.entry_id = e.id) ORDER BY e.id'
+    which === 'after'
+      ? `e.id > ${lastSealedId} ORDER BY e.id`
+      : `e.id <= ${lastSealedId} AND NOT EXISTS (SELECT 1 FROM audit.log_positions p WHERE p.entry_id = e.id) ORDER BY e.id`
   )
   const at: number[] = []
   while (rows.next()) at.push(rows.at)
@@ -109,7 +124,9 @@ parentPort!.on('message', async (task: Task | 'stop') => {
     return
   }
   try {
-    const rows = task.range ? await sealedChunk(task.range.start, task.range.end) : await unsealed()
+    const rows = task.range
+      ? await sealedChunk(task.range.start, task.range.end)
+      : await unsealed(task.unsealed, task.lastSealedId)
     const result = verifyChunk(rows, task.range, input.checkpointSizes)
     if (rows.rows) spare.push(rows.rows.storage)
     parentPort!.postMessage({ id: task.id, result })

@@ -62,7 +62,17 @@ class CopyIntoBuffer implements pg.Submittable {
   #onData = (chunk: Buffer) => {
     let at = 0
     while (at < chunk.length) {
-      if (this.#headerLength < 5) {
+      if (this.#headerLength === 0 && at + 5 <= chunk.length) {
+        // A whole header in the chunk, read in place: there is one per row.
+        this.#code = chunk[at]
+        this.#remaining =
+          ((chunk[at + 1] << 24) | (chunk[at + 2] << 16) | (chunk[at + 3] << 8) | chunk[at + 4]) - 4
+        this.#headerLength = 5
+        at += 5
+        if (this.#code !== COPY_DATA && !SKIPPED.has(this.#code)) {
+          return this.#handBack(chunk.subarray(at - 5))
+        }
+      } else if (this.#headerLength < 5) {
         const take = Math.min(5 - this.#headerLength, chunk.length - at)
         chunk.copy(this.#header, this.#headerLength, at, at + take)
         this.#headerLength += take
