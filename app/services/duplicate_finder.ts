@@ -31,12 +31,15 @@ export class DuplicateScreen {
 }
 
 /**
- * Looks up the keys of leads about to be written. Copies of one lead
- * arriving at once are serialised on an advisory lock per key, taken before
- * the lookup and held to the commit, so the later one always sees the first.
+ * Enters the publisher's schema and looks up the keys of leads about to be
+ * written, in one round trip (the first statement of a transaction run by
+ * `TenancyService.runEntered`). Copies of one lead arriving at once are
+ * serialised on an advisory lock per key, taken before the lookup and held
+ * to the commit, so the later one always sees the first.
  */
-export async function screenDuplicates(
+export async function enterAndScreen(
   trx: TransactionClientContract,
+  schemaName: string,
   publisher: Publisher,
   rules: QualityRules,
   leads: Normalised[],
@@ -51,29 +54,18 @@ export async function screenDuplicates(
       )
       .filter((pair): pair is Key => typeof pair[1] === 'string')
   const keys = leads.flatMap(keysOf)
-  if (!window || keys.length === 0) return new DuplicateScreen(keysOf, new Set())
-
-  // Every lock in one statement, taken in the array's (sorted) order, so two groups sharing keys cannot deadlock.
+  const valuesOf = (column: Key[0]) => [
+    ...new Set(keys.filter(([name]) => name === column).map(([, value]) => value)),
+  ]
+  // Taken in this (sorted) order, so two groups sharing keys cannot deadlock.
   const locks = [...new Set(keys.map(([, value]) => `dup:${publisher.id}:${value}`))].sort()
-  await trx.rawQuery(
-    'SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(?::text[]) AS k',
-    [locks]
+  const since = new Date(now.getTime() - (window?.window_days ?? 0) * DAY_MS)
+  const earlier = await trx.rawQuery(
+    'SELECT key FROM intake_enter_and_screen(?, ?::text[], ?::text[], ?::text[], ?, ?) AS key',
+    [schemaName, locks, valuesOf('email_key'), valuesOf('phone_key'), environment, since]
   )
-  const since = new Date(now.getTime() - window.window_days * DAY_MS)
-  const held = (column: Key[0]) =>
-    `SELECT '${column}:' || v AS key FROM jsonb_array_elements_text(?::jsonb) v, LATERAL (
-       SELECT 1 FROM leads l WHERE l.${column} = v AND l.environment = ? AND l.status <> 'rejected' AND l.created_at >= ? LIMIT 1) hit`
-  const valuesOf = (column: Key[0]) =>
-    JSON.stringify([...new Set(keys.filter(([name]) => name === column).map(([, value]) => value))])
-  // One index probe per key (LATERAL … LIMIT 1): an EXISTS here may be planned as a scan of every lead.
-  const earlier = await trx.rawQuery(`${held('email_key')} UNION ALL ${held('phone_key')}`, [
-    valuesOf('email_key'),
-    environment,
-    since,
-    valuesOf('phone_key'),
-    environment,
-    since,
-  ])
-  const seen = new Set<string>(earlier.rows.map((row: { key: string }) => row.key))
-  return new DuplicateScreen(keysOf, seen)
+  return new DuplicateScreen(
+    keysOf,
+    new Set<string>(earlier.rows.map((row: { key: string }) => row.key))
+  )
 }

@@ -12,8 +12,8 @@ import ConsentEvidenceService, { type EvidenceRow } from '#services/consent_evid
 import IdempotencyService, { type StoredAnswer } from '#services/idempotency_service'
 import { evaluateLead } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
-import type { Evaluation, LeadInput } from '#services/quality/types'
-import { screenDuplicates } from '#services/duplicate_finder'
+import type { Evaluation, LeadInput, Normalised } from '#services/quality/types'
+import { type DuplicateScreen, enterAndScreen } from '#services/duplicate_finder'
 import { type Column, insertRows, insertTogether } from '#services/insert_together'
 import { GroupCommit } from '#services/group_commit'
 import { type EndpointRow, endpointsFor, fanOutTo } from '#webhooks/fan_out'
@@ -125,8 +125,22 @@ export default class IntakeService {
 
   /** Leads of one publisher and environment, in one transaction; answers in the same order. */
   private async record(items: Pending[]) {
-    const answers = await this.tenancy.run(items[0].publisher, (trx) =>
-      this.recordWithin(trx, items)
+    const { publisher, principal } = items[0]
+    const now = new Date()
+    const normalised = items.map((item) => normaliseLead(item.input, publisher.country))
+    const answers = await this.tenancy.runEntered(
+      publisher,
+      (trx, schemaName) =>
+        enterAndScreen(
+          trx,
+          schemaName,
+          publisher,
+          publisher.qualityRules ?? {},
+          normalised,
+          principal.environment,
+          now
+        ),
+      (trx, screen) => this.recordWithin(trx, items, { now, normalised, screen })
     )
     // Routing starts after the commit; if Redis is away, the routing sweeper finds the leads in Postgres.
     const routable = answers
@@ -137,16 +151,21 @@ export default class IntakeService {
     return answers
   }
 
-  private async recordWithin(trx: TransactionClientContract, items: Pending[]) {
-    const { publisher, principal } = items[0]
+  private async recordWithin(
+    trx: TransactionClientContract,
+    items: Pending[],
+    screened: { now: Date; normalised: Normalised[]; screen: DuplicateScreen }
+  ) {
+    const { publisher } = items[0]
+    const { now, screen } = screened
     const answers = new Map<Pending, Answer>()
     for (const item of items) {
       const replay = await this.claimIdempotency(trx, item)
       if (replay) answers.set(item, { ...(replay as Answer), replayed: true })
     }
     const fresh = items.filter((item) => !answers.has(item))
+    const normalised = screened.normalised.filter((_, index) => !answers.has(items[index]))
 
-    const now = new Date()
     const context = {
       rules: publisher.qualityRules ?? {},
       defaultCountry: publisher.country,
@@ -154,15 +173,6 @@ export default class IntakeService {
       consentMaxAgeDays: intakeConfig.consentMaxAgeDays,
       clockSkewSeconds: intakeConfig.clockSkewSeconds,
     }
-    const normalised = fresh.map((item) => normaliseLead(item.input, publisher.country))
-    const screen = await screenDuplicates(
-      trx,
-      publisher,
-      context.rules,
-      normalised,
-      principal.environment,
-      now
-    )
     const leads = fresh.map((item, index) => {
       const duplicate = screen.isDuplicate(normalised[index])
       const evaluation = evaluateLead(item.input, {

@@ -29,6 +29,21 @@ export default class TenancyService {
     })
   }
 
+  /**
+   * `run` for a caller whose own first statement enters the schema: a
+   * database function that calls set_config('search_path', ..., true), the
+   * same as SET LOCAL, with `tenant` as the schema name. One round trip
+   * fewer; `work` gets what `enter` answered.
+   */
+  async runEntered<E, T>(
+    tenant: Tenant,
+    enter: (trx: TransactionClientContract, schemaName: string) => Promise<E>,
+    work: (trx: TransactionClientContract, entered: E) => Promise<T>
+  ): Promise<T> {
+    const schemaName = safeSchemaName(tenant.schemaName)
+    return db.transaction(async (trx) => work(trx, await enter(trx, schemaName)))
+  }
+
   async enter(trx: TransactionClientContract, tenant: Tenant) {
     await trx.rawQuery(`SET LOCAL search_path TO ${quoteIdent(tenant.schemaName)}, public`)
   }
@@ -85,8 +100,12 @@ function loadTenantMigrations() {
 }
 
 function quoteIdent(name: string) {
+  return `"${safeSchemaName(name)}"`
+}
+
+function safeSchemaName(name: string) {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
     throw new Error(`Refusing unsafe schema name ${JSON.stringify(name)}`)
   }
-  return `"${name}"`
+  return name
 }

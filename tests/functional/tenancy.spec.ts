@@ -54,6 +54,23 @@ test.group('Tenancy', () => {
     assert.isTrue(paths.every((path) => !path.includes('pub_')), `leaked: ${paths.join(' | ')}`)
   })
 
+  test('intake enters the schema with its first statement; the path dies with the transaction', async ({ assert }) => {
+    const tenancy = await app.container.make(TenancyService)
+    const [a, b] = [await createPublisher(), await createPublisher()]
+    await tenancy.run(a, (trx) => trx.table('leads').insert(lead(a.id)))
+    const screen = (trx: any, schemaName: string) =>
+      trx.rawQuery('SELECT key FROM intake_enter_and_screen(?, ?::text[], ?::text[], ?::text[], ?, ?) AS key', [schemaName, [], [], [], 'live', new Date(0)])
+
+    const seenByA = await tenancy.runEntered(a, screen, (trx) => trx.from('leads').select('publisher_id'))
+    assert.deepEqual(seenByA.map((row: any) => row.publisher_id), [a.id])
+    const seenByB = await tenancy.runEntered(b, screen, (trx) => trx.from('leads').select('publisher_id'))
+    assert.lengthOf(seenByB, 0)
+
+    const path = await db.transaction(async (trx) => (await trx.rawQuery('SHOW search_path')).rows[0].search_path)
+    assert.notInclude(path, 'pub_')
+    await assert.rejects(() => tenancy.runEntered({ schemaName: 'pub_x; DROP TABLE leads' }, screen, async () => null), /unsafe schema name/)
+  })
+
   test('a failed unit of work rolls back inside the tenant and leaves the pool clean', async ({ assert }) => {
     const tenancy = await app.container.make(TenancyService)
     const publisher = await createPublisher()
