@@ -22,15 +22,15 @@ const UUID = 1
 const INT4 = 2
 const TIMESTAMP = 3
 /** The canonical JSON of an entry, members in code-unit order of their keys: what goes before each value, and the value. */
-const MEMBERS: Array<[before: Buffer, field: number, kind: number]> = [
-  [ascii('leadgate-audit/v1\n{"actor":'), ACTOR, STRING],
-  [ascii(',"event":'), EVENT, STRING],
-  [ascii(',"lead_id":"'), LEAD_ID, UUID],
-  [ascii('","lead_seq":'), LEAD_SEQ, INT4],
-  [ascii(',"prev_hash":'), PREV_HASH, STRING],
-  [ascii(',"status_from":'), STATUS_FROM, STRING],
-  [ascii(',"status_to":'), STATUS_TO, STRING],
-  [ascii(',"ts":"'), TS, TIMESTAMP],
+const MEMBERS: Array<{ before: Buffer; field: number; kind: number }> = [
+  { before: ascii('leadgate-audit/v1\n{"actor":'), field: ACTOR, kind: STRING },
+  { before: ascii(',"event":'), field: EVENT, kind: STRING },
+  { before: ascii(',"lead_id":"'), field: LEAD_ID, kind: UUID },
+  { before: ascii('","lead_seq":'), field: LEAD_SEQ, kind: INT4 },
+  { before: ascii(',"prev_hash":'), field: PREV_HASH, kind: STRING },
+  { before: ascii(',"status_from":'), field: STATUS_FROM, kind: STRING },
+  { before: ascii(',"status_to":'), field: STATUS_TO, kind: STRING },
+  { before: ascii(',"ts":"'), field: TS, kind: TIMESTAMP },
 ]
 const TAIL = ascii('"}')
 const NULL = ascii('null')
@@ -76,7 +76,7 @@ export class EntryHasher {
     )
     const out = this.#out
     let at = 0
-    for (const [before, field, kind] of MEMBERS) {
+    for (const { before, field, kind } of MEMBERS) {
       at = put(out, at, before)
       if (kind === STRING) at = this.#string(data, start[field], length[field], at)
       else if (kind === UUID) at = this.#uuid(data, start[field], length[field], at)
@@ -222,8 +222,17 @@ export class EntryHasher {
 }
 
 function put(out: Buffer, at: number, bytes: Buffer) {
-  for (let i = 0; i < bytes.length; i++) out[at + i] = bytes[i]
-  return at + bytes.length
+  const length = bytes.length
+  let i = 0
+  // Unrolled by four: keys are a third of the bytes of every entry.
+  for (; i + 4 <= length; i += 4) {
+    out[at + i] = bytes[i]
+    out[at + i + 1] = bytes[i + 1]
+    out[at + i + 2] = bytes[i + 2]
+    out[at + i + 3] = bytes[i + 3]
+  }
+  for (; i < length; i++) out[at + i] = bytes[i]
+  return at + length
 }
 
 /**

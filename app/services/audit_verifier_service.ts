@@ -79,12 +79,24 @@ export default class AuditVerifierService {
         ranges.push({ start, end: Math.min(start + chunk, treeSize) })
       }
 
-      const pool = await AuditVerifyPool.start(this.threads, {
+      const starting = AuditVerifyPool.start(this.threads, {
         connectionString: services.databaseUrl.href,
         snapshot: exported,
         checkpointSizes: checkpoints.map((checkpoint) => checkpoint.size),
       })
+      starting.catch(() => {})
       try {
+        // Asked while the threads start; what is needed last is read while they hash.
+        const shiftOf = await this.straightChunks(snapshot, treeSize)
+        const upToLastSealed = snapshot.query<{ n: string }>(
+          'SELECT count(*) AS n FROM audit.entries WHERE id <= $1',
+          [lastSealedId]
+        )
+        const heads = upToLastSealed.then(() =>
+          snapshot.binaryTuples('SELECT lead_id, last_seq, last_hash FROM audit.chain_heads', 3)
+        )
+        heads.catch(() => {})
+        const pool = await starting
         // Unsealed but for late commits: read first (one range scan), stitched last.
         const after = pool.submit({
           id: ranges.length,
@@ -92,18 +104,9 @@ export default class AuditVerifierService {
           unsealed: 'after',
           lastSealedId,
         })
-        const results = ranges.map((range, id) => pool.submit({ id, range }))
-        // On the snapshot's own connection, idle while the workers hash.
-        const upToLastSealed = snapshot.query<{ n: string }>(
-          'SELECT count(*) AS n FROM audit.entries WHERE id <= $1',
-          [lastSealedId]
+        const results = ranges.map((range, id) =>
+          pool.submit({ id, range, shift: shiftOf.get(id) ?? null })
         )
-        const heads = snapshot.binaryTuples(
-          'SELECT lead_id, last_seq, last_hash FROM audit.chain_heads',
-          3
-        )
-        upToLastSealed.catch(() => {})
-        heads.catch(() => {})
         const report = new Report()
         const chains = new LeadChains()
         const frontier = new Frontier()
@@ -180,9 +183,35 @@ export default class AuditVerifierService {
           duration_ms: Math.round(performance.now() - started),
         }
       } finally {
-        await pool.stop()
+        await starting.then(
+          (pool) => pool.stop(),
+          () => {}
+        )
       }
     })
+  }
+
+  /**
+   * The chunks whose positions run straight, as the sealer writes them:
+   * every index there, each entry id the index plus one shift (then no
+   * entry can be missing from the run or out of its place). Such a chunk's
+   * thread reads its entries by id alone; the others read their positions.
+   */
+  private async straightChunks(snapshot: AuditSnapshot, treeSize: number) {
+    const rows = await snapshot.query<{ chunk: string; n: string; low: string; high: string }>(
+      `SELECT log_index >> $1 AS chunk, count(*) AS n,
+         min(entry_id - log_index) AS low, max(entry_id - log_index) AS high
+       FROM audit.log_positions GROUP BY 1`,
+      [this.chunkLevel]
+    )
+    const width = 2 ** this.chunkLevel
+    const shifts = new Map<number, number>()
+    for (const row of rows) {
+      const chunk = Number(row.chunk)
+      const size = Math.min(width, treeSize - chunk * width)
+      if (Number(row.n) === size && row.low === row.high) shifts.set(chunk, Number(row.low))
+    }
+    return shifts
   }
 
   /** Carries each lead's chain into a chunk; what breaks is counted into the chunk's counts. */

@@ -49,12 +49,14 @@ export type ChunkResult = {
 }
 
 /**
- * A chunk's entries as the worker read them: binary COPY rows (columns as
- * ENTRY_COLUMNS) and where each entry's tuple begins, in log order, with
- * its log_index; with `logIndexes` null, the entries without a position, in
- * id order.
+ * A chunk's entries as the worker read them (binary COPY rows, columns as
+ * ENTRY_COLUMNS), either every tuple in stream order, each at log_index
+ * `id - shift` (shift null: entries without a position, in id order), or
+ * the tuples beginning at `at`, in log order, at `logIndexes`.
  */
-export type ChunkRows = { rows: BinaryTuples | null; at: number[]; logIndexes: number[] | null }
+export type ChunkRows =
+  | { rows: BinaryTuples; shift: number | null }
+  | { rows: BinaryTuples | null; at: number[]; logIndexes: number[] }
 
 const hasher = new EntryHasher()
 const EMPTY_LEAF = rawHash(EMPTY_ROOT)
@@ -65,17 +67,24 @@ const EMPTY_LEAF = rawHash(EMPTY_ROOT)
  * the chunk's own part of the tree.
  */
 export function verifyChunk(
-  { rows, at, logIndexes }: ChunkRows,
+  chunk: ChunkRows,
   range: { start: number; end: number } | null,
   checkpointSizes: number[],
   limit = 100
 ): ChunkResult {
-  const check = new ChunkCheck(at.length, range, checkpointSizes, limit)
-  let i = 0
-  for (const tuple of at) {
-    rows!.seek(tuple)
-    check.entry(rows!, logIndexes ? logIndexes[i++] : null)
+  if ('at' in chunk) {
+    const check = new ChunkCheck(chunk.at.length, range, checkpointSizes, limit)
+    for (const [i, tuple] of chunk.at.entries()) {
+      chunk.rows!.seek(tuple)
+      check.entry(chunk.rows!, chunk.logIndexes[i])
+    }
+    return check.result(chunk.rows)
   }
+  const { rows, shift } = chunk
+  // A sealed chunk holds at most its range; entries without a position are counted first.
+  const capacity = range ? range.end - range.start : rows.count()
+  const check = new ChunkCheck(capacity, range, checkpointSizes, limit)
+  while (rows.next()) check.entry(rows, shift === null ? null : rows.int8(ID) - shift)
   return check.result(rows)
 }
 
@@ -91,6 +100,7 @@ class ChunkCheck {
   localRoots: Array<[number, string]> = []
   #sizes: number[]
   #nextSize = 0
+  #entries = 0
   // Per lead seen in the chunk, by its number in `leads`.
   leads: UuidIndex
   firstTuple: Int32Array
@@ -101,7 +111,7 @@ class ChunkCheck {
   lastHashLength: Int32Array
 
   constructor(
-    private count: number,
+    capacity: number,
     private range: { start: number; end: number } | null,
     checkpointSizes: number[],
     private limit: number
@@ -109,18 +119,19 @@ class ChunkCheck {
     this.#sizes = range
       ? checkpointSizes.filter((size) => size > range.start && size <= range.end)
       : []
-    this.leads = new UuidIndex(count)
-    this.firstTuple = new Int32Array(count)
-    this.firstLogIndex = new Float64Array(count)
-    this.lastTuple = new Int32Array(count)
-    this.lastSeq = new Int32Array(count)
-    this.lastHashAt = new Int32Array(count)
-    this.lastHashLength = new Int32Array(count)
+    this.leads = new UuidIndex(capacity)
+    this.firstTuple = new Int32Array(capacity)
+    this.firstLogIndex = new Float64Array(capacity)
+    this.lastTuple = new Int32Array(capacity)
+    this.lastSeq = new Int32Array(capacity)
+    this.lastHashAt = new Int32Array(capacity)
+    this.lastHashLength = new Int32Array(capacity)
   }
 
   /** The entry `rows` is on, at `logIndex` (null: an entry without a position). */
   entry(rows: BinaryTuples, logIndex: number | null) {
     const { data, start, length } = rows
+    this.#entries++
     if (this.range && logIndex !== null) this.#fill(logIndex)
     const leadSeq = rows.int4(LEAD_SEQ)
     const recomputed = hasher.hash(rows)
@@ -184,7 +195,7 @@ class ChunkCheck {
   result(rows: BinaryTuples | null): ChunkResult {
     if (this.range) this.#fill(this.range.end)
     return {
-      count: this.count,
+      count: this.#entries,
       failures: this.failures,
       counts: this.counts,
       edges: packEdges(rows!, this.leads, this.firstTuple, this.lastTuple, this.firstLogIndex),

@@ -12,7 +12,8 @@ import { EMPTY_ROOT, type Hex } from '#services/merkle_tree'
 export class RawFrontier {
   /** sha256(0x00 ‖ leaf): the caller writes the leaf's 32 bytes at [1, 33), then calls `appendLeaf`. */
   readonly leafInput = Buffer.alloc(33)
-  #nodeInput = Buffer.alloc(65)
+  // Buffer's own latin1Write (untyped in @types/node): `write` would parse its arguments each time.
+  #nodeInput = Buffer.alloc(65) as Buffer & { latin1Write(text: string, offset: number): number }
   /** The complete subtree of 2^level leaves for each set bit of the size (a binary counter). */
   #subtrees: string[] = []
   #size = 0
@@ -54,8 +55,8 @@ export class RawFrontier {
   }
 
   #node(left: string, right: string) {
-    this.#nodeInput.write(left, 1, 'latin1')
-    this.#nodeInput.write(right, 33, 'latin1')
+    this.#nodeInput.latin1Write(left, 1)
+    this.#nodeInput.latin1Write(right, 33)
     return digest('sha256', this.#nodeInput, 'latin1')
   }
 }

@@ -143,6 +143,7 @@ export class BinaryTuples {
   readonly length: Int32Array
   /** Where the current tuple begins: `seek` returns to it. */
   at = -1
+  #first: number
   #next: number
 
   private constructor(
@@ -156,7 +157,8 @@ export class BinaryTuples {
     }
     this.start = new Int32Array(fields)
     this.length = new Int32Array(fields)
-    this.#next = 19 + data.readInt32BE(15)
+    this.#first = 19 + data.readInt32BE(15)
+    this.#next = this.#first
   }
 
   /**
@@ -173,6 +175,15 @@ export class BinaryTuples {
     client.query(copy)
     await copy.done
     return new BinaryTuples(copy.storage.subarray(0, copy.length), fields, copy.storage)
+  }
+
+  /** How many tuples there are; the next `next` is the first again. */
+  count() {
+    this.#next = this.#first
+    let count = 0
+    while (this.next()) count++
+    this.#next = this.#first
+    return count
   }
 
   /** Moves to the next tuple in the stream; false after the last. */
