@@ -1,6 +1,7 @@
 import pg from 'pg'
+import { to as copyTo } from 'pg-copy-streams'
 import services from '#config/services'
-import { BinaryTuples, copyOut } from '#services/pg_binary_copy'
+import { BinaryTuples } from '#services/pg_binary_copy'
 
 /** Every column as the text Postgres sent: parsing is left to whoever needs a value. */
 const RAW_TYPES = { getTypeParser: () => (value: string) => value }
@@ -55,9 +56,13 @@ export default class AuditSnapshot {
     return result.rows
   }
 
-  /** `COPY (query) TO STDOUT WITH (options)`, passed through untouched (see `copyOut`). */
+  /**
+   * `COPY (query) TO STDOUT`: Postgres writes the file itself and the bytes
+   * pass through untouched, with the socket's own backpressure. COPY takes
+   * no parameters: values must be inlined with `literal`.
+   */
   copyOut(query: string, options: string): AsyncIterable<Buffer> {
-    return copyOut(this.client, query, options)
+    return this.client.query(copyTo(`COPY (${query}) TO STDOUT WITH (${options})`))
   }
 
   /** A query's rows in binary COPY format, read whole (see `BinaryTuples`): for what fits in memory. */

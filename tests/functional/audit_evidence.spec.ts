@@ -980,6 +980,60 @@ test.group('Audit evidence / tampering behind the application’s back', (group)
     assert.notProperty(restored.failure_counts, 'checkpoint_root_mismatch')
   })
 
+  test('an entry whose position was removed is still recomputed, as an entry without one', async ({
+    client,
+    assert,
+  }) => {
+    const { leadId } = await sealedLead(client)
+    await sealedLead(client) // sealed after it: its id is below the last sealed one
+    const before = await verifyLog()
+    const entry = await db
+      .from('audit.entries')
+      .where({ lead_id: leadId, lead_seq: 3 })
+      .firstOrFail()
+    const position = await db.from('audit.log_positions').where('entry_id', entry.id).firstOrFail()
+    await tamperAudit(
+      'DELETE FROM audit.log_positions WHERE entry_id = $1',
+      [entry.id],
+      'audit.log_positions'
+    )
+    await tamperAudit('UPDATE audit.entries SET actor = $1 WHERE id = $2', [
+      'operator:forger',
+      entry.id,
+    ])
+    try {
+      const report = await verifyLog()
+      assert.equal(report.entries, before.entries, 'every entry is still read')
+      assert.equal(report.unsealed, before.unsealed + 1)
+      assert.exists(
+        report.failures.find(
+          (f) => f.reason === 'missing_leaf' && f.log_index === Number(position.log_index)
+        ),
+        JSON.stringify(report.failures)
+      )
+      // Its trail skips it in log order; the entry itself is checked after the sealed ones.
+      assert.deepInclude(report.failures.find(mine(leadId)), { reason: 'seq_gap', lead_seq: 4 })
+      assert.deepInclude(
+        report.failures.find((f) => mine(leadId)(f) && f.reason === 'hash_mismatch'),
+        { log_index: null, entry_id: String(entry.id), lead_seq: 3 }
+      )
+    } finally {
+      await tamperAudit('UPDATE audit.entries SET actor = $1 WHERE id = $2', [
+        entry.actor,
+        entry.id,
+      ])
+      await asAdmin((admin) =>
+        admin.query('INSERT INTO audit.log_positions (log_index, entry_id) VALUES ($1, $2)', [
+          position.log_index,
+          position.entry_id,
+        ])
+      )
+    }
+    const restored = await verifyLog()
+    assert.equal(restored.unsealed, before.unsealed)
+    assert.notProperty(restored.failure_counts, 'missing_leaf')
+  })
+
   test('a checkpoint re-signed with another key fails its signature check', async ({
     client,
     assert,
