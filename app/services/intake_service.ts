@@ -6,15 +6,22 @@ import Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import TenancyService from '#services/tenancy_service'
-import OutboxService, { type OutboxEvent } from '#services/outbox_service'
-import AuditChainService, { type AppendInput } from '#services/audit_chain_service'
-import ConsentEvidenceService, { type EvidenceRow } from '#services/consent_evidence_service'
+import OutboxService from '#services/outbox_service'
+import AuditChainService from '#services/audit_chain_service'
+import ConsentEvidenceService from '#services/consent_evidence_service'
 import IdempotencyService, { type StoredAnswer } from '#services/idempotency_service'
 import { evaluateLead } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput, Normalised } from '#services/quality/types'
 import { type DuplicateScreen, enterAndScreen } from '#services/duplicate_finder'
-import { type Column, insertRows, insertTogether } from '#services/insert_together'
+import { insertTogether } from '#services/insert_together'
+import {
+  type DecidedLead,
+  addLeadRows,
+  emptyGroupRows,
+  tenantInserts,
+  validConsentOf,
+} from '#services/intake_rows'
 import { GroupCommit } from '#services/group_commit'
 import { type EndpointRow, endpointsFor, fanOutTo } from '#webhooks/fan_out'
 import { enqueueRouting } from '#jobs/route_lead'
@@ -46,51 +53,7 @@ type Pending = {
   submission: Submission
   started: number
 }
-type EvaluatedLead = Pending & { leadId: string; evaluation: Evaluation; now: Date }
-const LEAD_COLUMNS: Column[] = [
-  ['id', 'uuid'],
-  ['publisher_id', 'uuid'],
-  ['environment', 'text'],
-  ['channel', 'text'],
-  ['status', 'text'],
-  ['contact', 'jsonb'],
-  ['provenance', 'jsonb'],
-  ['consent', 'jsonb'],
-  ['attributes', 'jsonb'],
-  ['quality_check', 'jsonb'],
-  ['reasons', 'jsonb'],
-  ['email_key', 'text'],
-  ['phone_key', 'text'],
-  ['created_at', 'timestamptz'],
-  ['updated_at', 'timestamptz'],
-]
-const SECRET_COLUMNS: Column[] = [
-  ['lead_id', 'uuid'],
-  ['salt', 'bytea'],
-]
-const FACT_COLUMNS: Column[] = [
-  ['lead_id', 'uuid'],
-  ['publisher_id', 'uuid'],
-  ['label_id', 'uuid'],
-  ['channel', 'text'],
-  ['environment', 'text'],
-  ['status', 'text'],
-  ['reason_codes', 'text[]'],
-  ['processing_ms', 'int'],
-  ['created_at', 'timestamptz'],
-  ['updated_at', 'timestamptz'],
-]
-
-/** A group's rows, table by table, written with one INSERT each. */
-type GroupRows = {
-  leads: Record<string, unknown>[]
-  secrets: { lead_id: string; salt: Buffer }[]
-  facts: Record<string, unknown>[]
-  trails: AppendInput[]
-  evidence: EvidenceRow[]
-  events: OutboxEvent[]
-}
-
+type EvaluatedLead = Pending & DecidedLead
 /** Leads of one publisher and environment that arrive together are written together. */
 const groups = new GroupCommit<Pending, Answer>(intakeConfig.groupCommit)
 
@@ -250,156 +213,21 @@ export default class IntakeService {
    * their events go to.
    */
   private async store(trx: TransactionClientContract, leads: EvaluatedLead[]) {
-    const rows: GroupRows = {
-      leads: [],
-      secrets: [],
-      facts: [],
-      trails: [],
-      evidence: [],
-      events: [],
-    }
+    const rows = emptyGroupRows()
     // One after another: a wording not seen before is stored once, by the first lead that needs it.
-    for (const lead of leads) await this.collect(trx, lead, rows)
+    for (const lead of leads) {
+      const consent = validConsentOf(lead)
+      const evidence = consent && (await this.consentEvidence.prepare(trx, consent))
+      addLeadRows(rows, lead, evidence || null)
+    }
     const now = leads[0].now
     const events = rows.events.length ? this.outbox.prepare(rows.events, now) : null
     const written = await insertTogether(trx, [
-      insertRows('leads', LEAD_COLUMNS, rows.leads),
-      ...(rows.secrets.length ? [insertRows('lead_secrets', SECRET_COLUMNS, rows.secrets)] : []),
-      insertRows('public.lead_facts', FACT_COLUMNS, rows.facts),
+      ...tenantInserts(rows),
       ...this.audit.startTrailsInserts(rows.trails),
       ...(rows.evidence.length ? [this.consentEvidence.insertOf(rows.evidence)] : []),
       ...(events ? [events.insert, endpointsFor(events.published)] : []),
     ])
     if (events) await fanOutTo(trx, events.published, written as EndpointRow[], now)
-  }
-
-  /** Adds the lead's rows to its group's: lead, salt, facts, audit trail, consent evidence and events. */
-  private async collect(trx: TransactionClientContract, lead: EvaluatedLead, rows: GroupRows) {
-    const { leadId, publisher, principal, input, evaluation, submission, now } = lead
-    const environment = principal.environment
-    const consentValid = evaluation.quality_check.consent === 'valid'
-    const consent = {
-      given: input.consent?.given ?? false,
-      text: input.consent?.text ?? null,
-      timestamp: input.consent?.timestamp ? new Date(input.consent.timestamp).toISOString() : null,
-      ip: input.consent?.ip ?? null,
-    }
-    const provenance = {
-      source: input.provenance?.source ?? null,
-      campaign: input.provenance?.campaign ?? null,
-      landing_page: input.provenance?.landing_page ?? null,
-    }
-
-    if (consentValid) {
-      const evidence = await this.consentEvidence.prepare(trx, {
-        leadId,
-        publisherId: publisher.id,
-        text: consent.text!,
-        method: submission.consentMethod,
-        pageUrl: provenance.landing_page,
-        consentedAt: new Date(consent.timestamp!),
-        ip: evaluation.normalised.ip,
-        email: evaluation.normalised.email,
-        phone: evaluation.normalised.phone,
-      })
-      rows.evidence.push(evidence.row)
-      rows.secrets.push({ lead_id: leadId, salt: evidence.salt })
-    }
-
-    const actor = principal.actor
-    const statusAfterConsent = consentValid ? 'consented' : 'received'
-    // Events go out once first validation has passed: a rejected lead sends none.
-    const label = publisher.label?.slug ?? null
-    if (evaluation.outcome !== 'rejected') {
-      rows.events.push(
-        {
-          type: 'lead.received',
-          publisherId: publisher.id,
-          leadId,
-          environment,
-          data: {
-            lead_id: leadId,
-            publisher: publisher.slug,
-            status: evaluation.outcome,
-            provenance: { ...provenance, label },
-            consent: { given: consent.given, timestamp: consent.timestamp },
-          },
-        },
-        {
-          type: 'consent.recorded',
-          publisherId: publisher.id,
-          leadId,
-          environment,
-          data: {
-            lead_id: leadId,
-            provenance: { source: provenance.source, campaign: provenance.campaign, label },
-            consent: {
-              given: consent.given,
-              text: consent.text,
-              timestamp: consent.timestamp,
-              ip: consent.ip,
-            },
-          },
-        }
-      )
-    }
-
-    rows.leads.push({
-      id: leadId,
-      publisher_id: publisher.id,
-      environment,
-      channel: submission.channel,
-      status: evaluation.outcome,
-      contact: JSON.stringify({
-        ...input.contact,
-        email: evaluation.normalised.email ?? input.contact.email ?? null,
-        phone: evaluation.normalised.phone ?? input.contact.phone ?? null,
-        country: evaluation.normalised.country,
-      }),
-      provenance: JSON.stringify(provenance),
-      consent: JSON.stringify(consent),
-      attributes: JSON.stringify(input.attributes ?? {}),
-      quality_check: JSON.stringify(evaluation.quality_check),
-      reasons: JSON.stringify(evaluation.reasons),
-      email_key: evaluation.normalised.email,
-      phone_key: evaluation.normalised.phone,
-      created_at: now,
-      updated_at: now,
-    })
-    rows.facts.push({
-      lead_id: leadId,
-      publisher_id: publisher.id,
-      label_id: publisher.labelId,
-      channel: submission.channel,
-      environment,
-      status: evaluation.outcome,
-      reason_codes: evaluation.reasons.map((reason) => reason.code),
-      processing_ms: Math.round(performance.now() - lead.started),
-      created_at: now,
-      updated_at: now,
-    })
-    rows.trails.push({
-      publisherId: publisher.id,
-      leadId,
-      environment,
-      entries: [
-        { event: 'lead.received', actor, statusFrom: null, statusTo: 'received' },
-        ...(consentValid
-          ? [{ event: 'consent.captured', actor, statusFrom: 'received', statusTo: 'consented' }]
-          : []),
-        {
-          event: 'lead.validated',
-          actor: 'rule:quality',
-          statusFrom: statusAfterConsent,
-          statusTo: 'validated',
-        },
-        {
-          event: `lead.${evaluation.outcome}`,
-          actor: 'rule:quality',
-          statusFrom: 'validated',
-          statusTo: evaluation.outcome,
-        },
-      ],
-    })
   }
 }
