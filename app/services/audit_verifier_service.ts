@@ -198,13 +198,18 @@ export default class AuditVerifierService {
    * thread reads its entries by id alone; the others read their positions.
    */
   private async straightChunks(snapshot: AuditSnapshot, treeSize: number) {
-    const rows = await snapshot.query<{ chunk: string; n: string; low: string; high: string }>(
-      `SELECT log_index >> $1 AS chunk, count(*) AS n,
-         min(entry_id - log_index) AS low, max(entry_id - log_index) AS high
-       FROM audit.log_positions GROUP BY 1`,
-      [this.chunkLevel]
-    )
     const width = 2 ** this.chunkLevel
+    // One index range per chunk: memory stays flat however long the log (a GROUP BY may sort it all).
+    const rows = await snapshot.query<{ chunk: number; n: string; low: string; high: string }>(
+      `SELECT c AS chunk, s.n, s.low, s.high
+       FROM generate_series(0, $1::int - 1) AS c
+       CROSS JOIN LATERAL (
+         SELECT count(*) AS n, min(entry_id - log_index) AS low, max(entry_id - log_index) AS high
+         FROM audit.log_positions
+         WHERE log_index >= c::bigint * $2 AND log_index < (c::bigint + 1) * $2
+       ) s`,
+      [Math.ceil(treeSize / width), width]
+    )
     const shifts = new Map<number, number>()
     for (const row of rows) {
       const chunk = Number(row.chunk)
