@@ -20,8 +20,14 @@ const leafInput = Buffer.alloc(33)
 const nodeInput = Buffer.alloc(65)
 nodeInput[0] = 0x01
 
-/** sha256(0x00 ‖ leaf): `leaf` is the 32-byte entry hash, as hex. */
+/**
+ * sha256(0x00 ‖ leaf): `leaf` is the 32-byte entry hash, as hex. Decoding
+ * stops at the first character that is not hex (a tampered hash, say); the
+ * rest are zeros, never what an earlier call left in the buffer, so the
+ * answer depends on `leaf` alone (the verifier reads hashes the same way).
+ */
 export function leafHash(leaf: Hex): Hex {
+  leafInput.fill(0, 1)
   leafInput.write(leaf, 1, 32, 'hex')
   return digest('sha256', leafInput, 'hex')
 }
@@ -33,6 +39,7 @@ export function leafHashOf(data: Uint8Array): Hex {
 
 /** sha256(0x01 ‖ left ‖ right). */
 export function nodeHash(left: Hex, right: Hex): Hex {
+  nodeInput.fill(0, 1)
   nodeInput.write(left, 1, 32, 'hex')
   nodeInput.write(right, 33, 32, 'hex')
   return digest('sha256', nodeInput, 'hex')

@@ -8,7 +8,9 @@ import {
   consistencyRanges,
   frontierKeys,
   inclusionRanges,
+  leafHash,
   leafHashOf,
+  nodeHash,
   nodesFor,
   rangeHash,
   verifyConsistency,
@@ -86,6 +88,26 @@ const VECTOR_ROOTS = [
   'ddb89be403809e325750d3d263cd78929c2942b7942a34b77e122c9594a74c8c',
   '5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328',
 ]
+
+test.group('Merkle tree / hashes of stored text', () => {
+  test('a hash that is not hex hashes the same whatever was hashed before', ({ assert }) => {
+    const tampered = `${'ab'.repeat(10)}zz${'cd'.repeat(21)}`
+    const full = 'f'.repeat(64)
+    leafHash(full)
+    const afterFull = leafHash(tampered)
+    leafHash('0'.repeat(64))
+    assert.equal(leafHash(tampered), afterFull)
+    // Decoding stops at "zz": the rest of the leaf is zeros.
+    const zeros = Buffer.alloc(33)
+    zeros.write('ab'.repeat(10), 1, 'hex')
+    assert.equal(afterFull, createHash('sha256').update(zeros).digest('hex'))
+
+    nodeHash(full, full)
+    const node = nodeHash(tampered, full)
+    nodeHash('0'.repeat(64), '0'.repeat(64))
+    assert.equal(nodeHash(tampered, full), node)
+  })
+})
 
 test.group('Merkle tree / RFC 6962 test vectors', () => {
   test('the empty tree and the roots of sizes 1 to 8', ({ assert }) => {
