@@ -90,7 +90,8 @@ export class CapLedger {
         periods.bindings
       )
       // Inserted here or by a concurrent router (the insert waited for it to commit): read them locked.
-      ledger.#remember((await selectTogether(trx, [lockCounters(missing)]))[0])
+      const [inserted] = await selectTogether(trx, [lockCounters(missing)])
+      ledger.#remember(inserted)
     }
     return { ledger, rows }
   }
