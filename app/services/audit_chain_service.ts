@@ -117,11 +117,6 @@ function assertShape(entry: NewEntry) {
   if (!ok) throw new Error(`Refusing a malformed audit entry: ${JSON.stringify(entry)}`)
 }
 
-const COLUMNS =
-  'publisher_id, lead_id, lead_seq, event, ts, actor, status_from, status_to, prev_hash, hash, environment'
-const ROW =
-  '(?::uuid, ?::uuid, ?::int, ?::text, ?::timestamptz, ?::text, ?::text, ?::text, ?::char(64), ?::char(64), ?::text)'
-const SELECT_COLUMNS = `id, ${COLUMNS}`
 const ENTRY_COLUMNS: Column[] = [
   ['publisher_id', 'uuid'],
   ['lead_id', 'uuid'],
@@ -135,6 +130,7 @@ const ENTRY_COLUMNS: Column[] = [
   ['hash', 'char(64)'],
   ['environment', 'text'],
 ]
+const SELECT_COLUMNS = ['id', ...ENTRY_COLUMNS.map(([name]) => name)]
 const HEAD_COLUMNS: Column[] = [
   ['lead_id', 'uuid'],
   ['publisher_id', 'uuid'],
@@ -282,7 +278,7 @@ export default class AuditChainService {
   ) {
     const query = client
       .from('audit.entries')
-      .select(SELECT_COLUMNS.split(', '))
+      .select(SELECT_COLUMNS)
       .where('lead_id', leadId)
     if (publisherId !== null) query.where('publisher_id', publisherId)
     const rows = await query.orderBy('lead_seq')
@@ -314,15 +310,16 @@ export default class AuditChainService {
   private async startChain(trx: TransactionClientContract, input: AppendInput) {
     const entries = this.chain(input, 0, GENESIS_HASH, new Date())
     const last = entries[entries.length - 1]
+    const rows = rowsOf(ENTRY_COLUMNS, entries)
     const result = await trx.rawQuery(
       `WITH head AS (
          INSERT INTO audit.chain_heads (lead_id, publisher_id, last_seq, last_hash) VALUES (?, ?, ?, ?)
          ON CONFLICT (lead_id) DO NOTHING RETURNING lead_id
        )
-       INSERT INTO audit.entries (${COLUMNS})
-       SELECT * FROM (VALUES ${entries.map(() => ROW).join(', ')}) AS v
+       INSERT INTO audit.entries (${ENTRY_COLUMNS.map(([name]) => name).join(', ')})
+       SELECT * FROM ${rows.from}
        WHERE EXISTS (SELECT 1 FROM head) RETURNING id, lead_seq`,
-      [input.leadId, input.publisherId, last.lead_seq, last.hash, ...entries.flatMap(bindings)]
+      [input.leadId, input.publisherId, last.lead_seq, last.hash, ...rows.bindings]
     )
     return result.rows.length > 0 ? withIds(entries, result.rows) : null
   }
@@ -350,23 +347,6 @@ export default class AuditChainService {
       }
     })
   }
-}
-
-// Lucid's binding type leaves out null, which binds as SQL NULL (status_from of a first entry).
-function bindings(entry: Omit<AuditEntry, 'id'>): any[] {
-  return [
-    entry.publisher_id,
-    entry.lead_id,
-    entry.lead_seq,
-    entry.event,
-    entry.ts,
-    entry.actor,
-    entry.status_from,
-    entry.status_to,
-    entry.prev_hash,
-    entry.hash,
-    entry.environment,
-  ]
 }
 
 function withIds(
