@@ -276,10 +276,7 @@ export default class AuditChainService {
     leadId: string,
     client: QueryClientContract = db.connection()
   ) {
-    const query = client
-      .from('audit.entries')
-      .select(SELECT_COLUMNS)
-      .where('lead_id', leadId)
+    const query = client.from('audit.entries').select(SELECT_COLUMNS).where('lead_id', leadId)
     if (publisherId !== null) query.where('publisher_id', publisherId)
     const rows = await query.orderBy('lead_seq')
     return rows.map(toEntry)

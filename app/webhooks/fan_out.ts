@@ -8,6 +8,7 @@ import {
   insertRows,
   insertTogether,
   rawPart,
+  selectTogether,
 } from '#services/insert_together'
 
 /** NOTIFY channel: a commit that created due deliveries wakes the relay at once. */
@@ -69,7 +70,7 @@ const DELIVERY_COLUMNS: Column[] = [
  * events do. Disabled endpoints get none; recovering their outage fills in.
  */
 export async function fanOut(client: QueryClientContract, events: PublishedEvent[], now: Date) {
-  const endpoints = await insertTogether(client, [endpointsFor(events)])
+  const [endpoints] = await selectTogether(client, [endpointsFor(events)])
   return fanOutTo(client, events, endpoints as EndpointRow[], now)
 }
 
