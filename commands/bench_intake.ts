@@ -109,30 +109,22 @@ export default class BenchIntake extends BaseCommand {
         `measuring: ${this.duration} s at ${this.rate} leads/s, then ${this.duration} s at full speed`
       )
       const cpuGroups = benchCpuGroups(server.pid!)
+      const measure = (step: Record<string, unknown>) =>
+        this.measured(cpuGroups, { baseUrl, publishers, steps: [step] })
       // Open model: one lead every 1/rate s, timed from when it was due; enough connections that a slow answer never holds the next lead back.
       const fixed =
         this.only === 'full'
           ? null
-          : await this.measured(cpuGroups, {
-              baseUrl,
-              publishers,
-              steps: [
-                {
-                  name: 'fixed',
-                  rate: this.rate,
-                  connections: Math.max(this.connections, Math.ceil(this.rate / 4)),
-                  duration: this.duration,
-                },
-              ],
+          : await measure({
+              name: 'fixed',
+              rate: this.rate,
+              connections: Math.max(this.connections, Math.ceil(this.rate / 4)),
+              duration: this.duration,
             })
       const full =
         this.only === 'fixed'
           ? null
-          : await this.measured(cpuGroups, {
-              baseUrl,
-              publishers,
-              steps: [{ name: 'full', connections: this.connections, duration: this.duration }],
-            })
+          : await measure({ name: 'full', connections: this.connections, duration: this.duration })
       await stopBenchServer(server)
       this.logger.info('running the raw-SQL limit (pgbench, 15 s)')
       const limit = this.pgbenchLimit()

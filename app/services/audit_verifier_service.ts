@@ -145,18 +145,13 @@ export default class AuditVerifierService {
         }
         unsealedResults.push(await after)
         const failures: LogFailure[] = []
-        const counts: ChunkResult['counts'] = {}
         for (const result of unsealedResults) {
           failures.push(...result.failures, ...this.stitch(chains, result))
-          for (const [reason, count] of Object.entries(result.counts) as Array<
-            [FailureReason, number]
-          >) {
-            counts[reason] = (counts[reason] ?? 0) + count
-          }
+          report.merge([], result.counts)
           unsealed += result.count
         }
         failures.sort(inLogOrder)
-        report.merge(failures, counts)
+        report.merge(failures, {})
 
         for (const checkpoint of checkpoints.filter((c) => c.size > treeSize)) {
           report.add({

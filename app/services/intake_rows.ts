@@ -67,8 +67,8 @@ export function emptyGroupRows(): GroupRows {
   return { leads: [], secrets: [], facts: [], trails: [], evidence: [], events: [] }
 }
 
-/** The group's leads, salts and facts as one INSERT each (the tenant schema and lead_facts). */
-export function tenantInserts(rows: GroupRows) {
+/** The group's leads and salts (its schema) and facts (lead_facts), one INSERT each. */
+export function leadInserts(rows: GroupRows) {
   return [
     insertRows('leads', LEAD_COLUMNS, rows.leads),
     ...(rows.secrets.length ? [insertRows('lead_secrets', SECRET_COLUMNS, rows.secrets)] : []),

@@ -19,7 +19,7 @@ import {
   type DecidedLead,
   addLeadRows,
   emptyGroupRows,
-  tenantInserts,
+  leadInserts,
   validConsentOf,
 } from '#services/intake_rows'
 import { GroupCommit } from '#services/group_commit'
@@ -223,7 +223,7 @@ export default class IntakeService {
     const now = leads[0].now
     const events = rows.events.length ? this.outbox.prepare(rows.events, now) : null
     const written = await insertTogether(trx, [
-      ...tenantInserts(rows),
+      ...leadInserts(rows),
       ...this.audit.startTrailsInserts(rows.trails),
       ...(rows.evidence.length ? [this.consentEvidence.insertOf(rows.evidence)] : []),
       ...(events ? [events.insert, endpointsFor(events.published)] : []),
