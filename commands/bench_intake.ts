@@ -1,6 +1,6 @@
 import { spawn, execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
@@ -48,6 +48,14 @@ export default class BenchIntake extends BaseCommand {
     description: 'Measure one step only ("fixed" or "full"), e.g. to profile it alone',
   })
   declare only?: 'fixed' | 'full'
+
+  @flags.boolean({
+    description:
+      'Then time acceptance → match.found delivery at --rate with 50 buyers and 500 rules (bench:routing); skipped with --only',
+    default: true,
+    showNegatedVariantInHelp: true,
+  })
+  declare routing: boolean
 
   @flags.boolean({
     description: 'Write a CPU profile of the server to tmp/profile',
@@ -128,7 +136,8 @@ export default class BenchIntake extends BaseCommand {
       await stopBenchServer(server)
       this.logger.info('running the raw-SQL limit (pgbench, 15 s)')
       const limit = this.pgbenchLimit()
-      await this.report(fixed, full, limit)
+      const routing = this.routing && !this.only ? await this.routeToBuyers() : null
+      await this.report(fixed, full, limit, routing)
     } finally {
       await stopBenchServer(server)
     }
@@ -245,7 +254,36 @@ export default class BenchIntake extends BaseCommand {
     return Number.isFinite(tps) ? tps : null
   }
 
-  async report(fixed: any, full: any, limit: number | null) {
+  /**
+   * Acceptance → match.found, measured by bench:routing in a process of its
+   * own (it recreates this database with buyers, rules and a receiver);
+   * its figures are read back from the file it writes.
+   */
+  async routeToBuyers() {
+    this.logger.info(`timing acceptance → match.found (bench:routing, ${this.rate} leads/s)`)
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ['ace.js', 'bench:routing', `--rate=${this.rate}`, `--duration=${this.duration}`],
+        { cwd: this.app.appRoot, stdio: 'inherit' }
+      )
+      child.on('error', reject)
+      child.on('exit', resolve)
+    })
+    if (code !== 0) {
+      this.logger.warning(`bench:routing exited ${code}; no match.found figures`)
+      return null
+    }
+    const figures = JSON.parse(await readFile(this.app.makePath('tmp/bench/routing.json'), 'utf8'))
+    return { rate: figures.target_rate, committed: figures.routing, received: figures.delivery }
+  }
+
+  async report(
+    fixed: any,
+    full: any,
+    limit: number | null,
+    routing: Awaited<ReturnType<BenchIntake['routeToBuyers']>>
+  ) {
     const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`
     const ratio = limit && full ? full.accepted_per_s / limit : null
     const summary = {
@@ -257,6 +295,7 @@ export default class BenchIntake extends BaseCommand {
       limit_tps: limit,
       ratio_accepted_to_limit: ratio,
       ratio_answered_to_limit: limit && full ? full.answered_per_s / limit : null,
+      acceptance_to_match_found: routing,
     }
     const table = this.ui
       .table()
@@ -276,6 +315,11 @@ export default class BenchIntake extends BaseCommand {
     this.logger.info(
       `raw-SQL limit (pgbench): ${limit?.toFixed(0) ?? 'n/a'} tx/s; app/limit = ${ratio?.toFixed(2) ?? 'n/a'} (accepted), ${summary.ratio_answered_to_limit?.toFixed(2) ?? 'n/a'} (all answers)`
     )
+    if (routing?.received) {
+      this.logger.info(
+        `acceptance → match.found received at ${routing.rate} leads/s: p50 ${routing.received.p50_ms} ms, p99 ${routing.received.p99_ms} ms (goal p99 < 500 ms)`
+      )
+    }
     await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
     await writeFile(this.app.makePath('tmp/bench/intake.json'), JSON.stringify(summary, null, 2))
     this.logger.info('figures written to tmp/bench/intake.json')
