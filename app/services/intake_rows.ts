@@ -96,15 +96,15 @@ function provenanceOf(input: LeadInput) {
 /** What the consent evidence of a lead with valid consent commits to; null without valid consent. */
 export function validConsentOf(lead: DecidedLead): EvidenceInput | null {
   const { leadId, publisher, input, evaluation, submission } = lead
-  if (evaluation.quality_check.consent !== 'valid') return null
-  const consent = consentOf(input)
+  // Valid consent has its text and timestamp: the quality check saw to that.
+  if (evaluation.quality_check.consent !== 'valid' || !input.consent) return null
   return {
     leadId,
     publisherId: publisher.id,
-    text: consent.text!,
+    text: input.consent.text!,
     method: submission.consentMethod,
-    pageUrl: provenanceOf(input).landing_page,
-    consentedAt: new Date(consent.timestamp!),
+    pageUrl: input.provenance?.landing_page ?? null,
+    consentedAt: new Date(input.consent.timestamp!),
     ip: evaluation.normalised.ip,
     email: evaluation.normalised.email,
     phone: evaluation.normalised.phone,

@@ -217,8 +217,8 @@ export default class IntakeService {
     // One after another: a wording not seen before is stored once, by the first lead that needs it.
     for (const lead of leads) {
       const consent = validConsentOf(lead)
-      const evidence = consent && (await this.consentEvidence.prepare(trx, consent))
-      addLeadRows(rows, lead, evidence || null)
+      const evidence = consent ? await this.consentEvidence.prepare(trx, consent) : null
+      addLeadRows(rows, lead, evidence)
     }
     const now = leads[0].now
     const events = rows.events.length ? this.outbox.prepare(rows.events, now) : null
