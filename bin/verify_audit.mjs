@@ -199,9 +199,11 @@ export function parseKey(text) {
   if (verifierKey) {
     const [, name, id, encoded] = verifierKey
     const bytes = Buffer.from(encoded, 'base64')
-    if (bytes.length !== 33 || bytes[0] !== 0x01) throw new Error('the verifier key is not an Ed25519 key')
+    if (bytes.length !== 33 || bytes[0] !== 0x01)
+      throw new Error('the verifier key is not an Ed25519 key')
     const key = bytes.subarray(1)
-    if (keyIdOf(name, key).toString('hex') !== id) throw new Error('the verifier key’s id does not match its key')
+    if (keyIdOf(name, key).toString('hex') !== id)
+      throw new Error('the verifier key’s id does not match its key')
     return { key, name }
   }
   const key = Buffer.from(text, 'base64')
@@ -218,7 +220,8 @@ export function checkCheckpoint(checkpoint, publicKey, keyName = null) {
   if (!checkpoint || typeof checkpoint.note !== 'string') return 'there is no signed checkpoint'
   const { origin, size, root, note } = checkpoint
   if (!HEX64.test(root ?? '')) return 'the checkpoint root is not a hex SHA-256'
-  if (keyName && keyName !== origin) return `the checkpoint's origin ${origin} is not the key's name ${keyName}`
+  if (keyName && keyName !== origin)
+    return `the checkpoint's origin ${origin} is not the key's name ${keyName}`
   const body = `${origin}\n${size}\n${Buffer.from(root, 'hex').toString('base64')}\n`
   const split = note.lastIndexOf('\n\n')
   if (split < 0 || note.slice(0, split + 1) !== body) {
@@ -272,7 +275,9 @@ function trustedKey(verdict, options, embedded) {
     return options.key
   }
   if (!embedded) throw new Error('no public key: pass --public-key or --verifier-key')
-  verdict.note(`using the public key inside the file (${embedded}); compare it with the one the operator publishes`)
+  verdict.note(
+    `using the public key inside the file (${embedded}); compare it with the one the operator publishes`
+  )
   return parseKey(embedded)
 }
 
@@ -290,14 +295,16 @@ function checkStep(verdict, leadId, previous, entry, partial) {
   }
   if (previous === null) {
     if (entry.lead_seq !== 1 && !partial) fail('the trail does not start at lead_seq 1')
-    else if (entry.lead_seq === 1 && entry.prev_hash !== GENESIS) fail("the first entry's prev_hash is not 64 zeros")
+    else if (entry.lead_seq === 1 && entry.prev_hash !== GENESIS)
+      fail("the first entry's prev_hash is not 64 zeros")
   } else if (entry.lead_seq !== previous.lead_seq + 1) {
     fail(`follows lead_seq ${previous.lead_seq} — entries are missing`)
   } else if (entry.prev_hash !== previous.hash) {
     fail(`prev_hash is not the hash of lead_seq ${previous.lead_seq}`)
   }
   const recomputed = entryHash(leadId, entry)
-  if (recomputed !== entry.hash) fail(`the entry was altered — its fields hash to ${recomputed}, it claims ${entry.hash}`)
+  if (recomputed !== entry.hash)
+    fail(`the entry was altered — its fields hash to ${recomputed}, it claims ${entry.hash}`)
   return failures
 }
 
@@ -319,13 +326,18 @@ export function verifyBundle(bundle, options = {}) {
   const checkpoint = bundle.checkpoint
   const signatureError = checkCheckpoint(checkpoint, key, name)
   if (signatureError) verdict.fail(`checkpoint: ${signatureError}`)
-  else verdict.ok(`checkpoint signed by ${checkpoint.origin}+${keyIdOf(checkpoint.origin, key).toString('hex')}: tree size ${checkpoint.size}, root ${checkpoint.root}`)
+  else
+    verdict.ok(
+      `checkpoint signed by ${checkpoint.origin}+${keyIdOf(checkpoint.origin, key).toString('hex')}: tree size ${checkpoint.size}, root ${checkpoint.root}`
+    )
 
   const entries = Array.isArray(bundle.entries) ? bundle.entries : []
   if (entries.length === 0) verdict.fail('the bundle has no entries')
   const broken = checkTrail(verdict, bundle.lead_id, entries)
   if (entries.length > 0 && broken === 0) {
-    verdict.ok(`lead ${bundle.lead_id}: ${entries.length} entries, lead_seq 1–${entries.length}, every hash recomputed, chained from 64 zeros`)
+    verdict.ok(
+      `lead ${bundle.lead_id}: ${entries.length} entries, lead_seq 1–${entries.length}, every hash recomputed, chained from 64 zeros`
+    )
   }
 
   const proofs = Array.isArray(bundle.proofs) ? bundle.proofs : []
@@ -336,15 +348,29 @@ export function verifyBundle(bundle, options = {}) {
     if (!proof || proof.leaf_index !== entry.log_index || proof.log_index !== entry.log_index) {
       verdict.fail(`${where}: no inclusion proof for this entry`)
     } else if (proof.tree_size !== checkpoint?.size) {
-      verdict.fail(`${where}: the proof is for tree size ${proof.tree_size}, the checkpoint is ${checkpoint?.size}`)
-    } else if (!verifyInclusion(proof.leaf_index, proof.tree_size, leafHash(entry.hash), proof.hashes, checkpoint.root)) {
-      verdict.fail(`${where}: the inclusion proof does not lead to the signed root — the entry is not in the log as signed`)
+      verdict.fail(
+        `${where}: the proof is for tree size ${proof.tree_size}, the checkpoint is ${checkpoint?.size}`
+      )
+    } else if (
+      !verifyInclusion(
+        proof.leaf_index,
+        proof.tree_size,
+        leafHash(entry.hash),
+        proof.hashes,
+        checkpoint.root
+      )
+    ) {
+      verdict.fail(
+        `${where}: the inclusion proof does not lead to the signed root — the entry is not in the log as signed`
+      )
     } else {
       included++
     }
   })
   if (included === entries.length && entries.length > 0) {
-    verdict.ok(`all ${included} entries are in the signed tree (log_index ${entries.map((e) => e.log_index).join(', ')})`)
+    verdict.ok(
+      `all ${included} entries are in the signed tree (log_index ${entries.map((e) => e.log_index).join(', ')})`
+    )
   }
   return verdict
 }
@@ -354,16 +380,31 @@ export function verifyBundle(bundle, options = {}) {
 export function verifyConsistencyFile(file, options = {}) {
   const verdict = new Verdict()
   const { key, name } = trustedKey(verdict, options, file.public_key)
-  for (const [label, checkpoint] of [['from', file.from], ['to', file.to]]) {
+  for (const [label, checkpoint] of [
+    ['from', file.from],
+    ['to', file.to],
+  ]) {
     const error = checkCheckpoint(checkpoint, key, name)
     if (error) verdict.fail(`${label} checkpoint: ${error}`)
     else verdict.ok(`${label} checkpoint signed: size ${checkpoint.size}, root ${checkpoint.root}`)
   }
   if (verdict.valid) {
-    if (verifyConsistency(file.from.size, file.to.size, file.from.root, file.to.root, file.hashes ?? [])) {
-      verdict.ok(`tree ${file.to.size} extends tree ${file.from.size}: nothing signed before was changed or removed`)
+    if (
+      verifyConsistency(
+        file.from.size,
+        file.to.size,
+        file.from.root,
+        file.to.root,
+        file.hashes ?? []
+      )
+    ) {
+      verdict.ok(
+        `tree ${file.to.size} extends tree ${file.from.size}: nothing signed before was changed or removed`
+      )
     } else {
-      verdict.fail(`the consistency proof from ${file.from.size} to ${file.to.size} does not verify: the log was rewritten`)
+      verdict.fail(
+        `the consistency proof from ${file.from.size} to ${file.to.size} does not verify: the log was rewritten`
+      )
     }
   }
   return verdict
@@ -391,22 +432,33 @@ class LeafSet {
     this.hashes.write(hash, logIndex * 32, 32, 'hex')
   }
   check(verdict, checkpoint) {
-    for (const index of this.duplicates.slice(0, 5)) verdict.fail(`log_index ${index} appears twice`)
+    for (const index of this.duplicates.slice(0, 5))
+      verdict.fail(`log_index ${index} appears twice`)
     const missing = []
     for (let i = 0; i < this.size && missing.length < 5; i++) if (!this.seen[i]) missing.push(i)
     if (missing.length > 0) {
-      verdict.fail(`log_index ${missing.join(', ')}${missing.length === 5 ? ', …' : ''} missing: entries were removed from the export or the log`)
+      verdict.fail(
+        `log_index ${missing.join(', ')}${missing.length === 5 ? ', …' : ''} missing: entries were removed from the export or the log`
+      )
       return
     }
     const tree = new Tree()
-    for (let i = 0; i < this.size; i++) tree.append(leafHash(this.hashes.toString('hex', i * 32, i * 32 + 32)))
+    for (let i = 0; i < this.size; i++)
+      tree.append(leafHash(this.hashes.toString('hex', i * 32, i * 32 + 32)))
     const root = tree.root()
     if (root === checkpoint.root) {
-      verdict.ok(`the ${this.size} sealed entry hashes rebuild the signed root ${root}: no sealed entry was added, removed or given another hash`)
+      verdict.ok(
+        `the ${this.size} sealed entry hashes rebuild the signed root ${root}: no sealed entry was added, removed or given another hash`
+      )
     } else {
-      verdict.fail(`the ${this.size} sealed entries rebuild root ${root}, not the signed ${checkpoint.root}: the export or the log was altered`)
+      verdict.fail(
+        `the ${this.size} sealed entries rebuild root ${root}, not the signed ${checkpoint.root}: the export or the log was altered`
+      )
     }
-    if (this.beyond > 0) verdict.note(`${this.beyond} entries are newer than the checkpoint and covered by their chains only`)
+    if (this.beyond > 0)
+      verdict.note(
+        `${this.beyond} entries are newer than the checkpoint and covered by their chains only`
+      )
   }
 }
 
@@ -414,7 +466,9 @@ function checkExportHeader(verdict, header, options) {
   const { key, name } = trustedKey(verdict, options, header.public_key)
   const checkpoint = header.checkpoint
   if (!checkpoint) {
-    verdict.note('the export carries no checkpoint: hashes and chains are checked, membership in the log is not')
+    verdict.note(
+      'the export carries no checkpoint: hashes and chains are checked, membership in the log is not'
+    )
     return null
   }
   const error = checkCheckpoint(checkpoint, key, name)
@@ -442,10 +496,15 @@ async function verifyJsonExport(path, options) {
     for (const event of lead.events) leaves?.add(event.log_index, event.hash)
   }
   if (broken === 0) {
-    verdict.ok(`${entryCount} entries of ${leadCount} leads: every hash recomputed, every chain linked${complete ? ' from lead_seq 1' : ''}`)
+    verdict.ok(
+      `${entryCount} entries of ${leadCount} leads: every hash recomputed, every chain linked${complete ? ' from lead_seq 1' : ''}`
+    )
   }
   if (leaves) leaves.check(verdict, checkpoint)
-  else if (!complete) verdict.note('a filtered export: trails may start after lead_seq 1, and the tree root needs the whole log')
+  else if (!complete)
+    verdict.note(
+      'a filtered export: trails may start after lead_seq 1, and the tree root needs the whole log'
+    )
   return verdict
 }
 
@@ -471,7 +530,18 @@ async function readExport(path) {
   return { header: whole, leads: (whole.leads ?? [])[Symbol.iterator]() }
 }
 
-const CSV_COLUMNS = ['lead_id', 'log_index', 'lead_seq', 'event', 'ts', 'actor', 'status_from', 'status_to', 'prev_hash', 'hash']
+const CSV_COLUMNS = [
+  'lead_id',
+  'log_index',
+  'lead_seq',
+  'event',
+  'ts',
+  'actor',
+  'status_from',
+  'status_to',
+  'prev_hash',
+  'hash',
+]
 
 /** One RFC 4180 record (Leadgate's exports never break a field over lines). */
 function parseCsvLine(line) {
@@ -529,7 +599,8 @@ async function verifyCsvExport(path, options) {
     const fields = parseCsvLine(line)
     if (!header) {
       header = fields
-      if (CSV_COLUMNS.some((column) => !header.includes(column))) throw new Error(`the CSV lacks columns: ${CSV_COLUMNS.join(', ')}`)
+      if (CSV_COLUMNS.some((column) => !header.includes(column)))
+        throw new Error(`the CSV lacks columns: ${CSV_COLUMNS.join(', ')}`)
       continue
     }
     const row = Object.fromEntries(header.map((column, i) => [column, fields[i]]))
@@ -549,7 +620,8 @@ async function verifyCsvExport(path, options) {
     leaves?.add(entry.log_index, entry.hash)
     rows++
   }
-  if (broken === 0) verdict.ok(`${rows} rows of ${trails.size} leads: every hash recomputed, every chain linked`)
+  if (broken === 0)
+    verdict.ok(`${rows} rows of ${trails.size} leads: every hash recomputed, every chain linked`)
   if (leaves) leaves.check(verdict, checkpoint)
   return verdict
 }
@@ -566,7 +638,8 @@ export async function verifyFile(path, options = {}) {
   if (start.startsWith('lead_id,') || start.split('\n')[0].split(',').includes('log_index')) {
     return { kind: 'CSV export', verdict: await verifyCsvExport(path, options) }
   }
-  if (!start.startsWith('{')) throw new Error('not a Leadgate proof bundle, consistency proof or export')
+  if (!start.startsWith('{'))
+    throw new Error('not a Leadgate proof bundle, consistency proof or export')
   if (start.includes('"leadgate-audit-export/v1"') || start.includes('"leads"')) {
     return { kind: 'JSON export', verdict: await verifyJsonExport(path, options) }
   }
@@ -574,7 +647,8 @@ export async function verifyFile(path, options = {}) {
   if (document.from && document.to && Array.isArray(document.hashes)) {
     return { kind: 'consistency proof', verdict: verifyConsistencyFile(document, options) }
   }
-  if (Array.isArray(document.proofs)) return { kind: 'proof bundle', verdict: verifyBundle(document, options) }
+  if (Array.isArray(document.proofs))
+    return { kind: 'proof bundle', verdict: verifyBundle(document, options) }
   throw new Error('not a Leadgate proof bundle, consistency proof or export')
 }
 
@@ -584,7 +658,8 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--public-key' || arg === '--verifier-key') options.key = parseKey(argv[++i] ?? '')
-    else if (arg === '--checkpoint') options.checkpoint = JSON.parse(readFileSync(argv[++i], 'utf8'))
+    else if (arg === '--checkpoint')
+      options.checkpoint = JSON.parse(readFileSync(argv[++i], 'utf8'))
     else if (arg === '--help' || arg === '-h') options.help = true
     else if (!file) file = arg
     else throw new Error(`unexpected argument ${arg}`)
@@ -601,14 +676,20 @@ async function main() {
     return 2
   }
   if (!parsed.file || parsed.options.help) {
-    console.error('usage: node verify_audit.mjs <bundle-or-export> [--public-key <base64> | --verifier-key <vkey>] [--checkpoint <checkpoint.json>]')
+    console.error(
+      'usage: node verify_audit.mjs <bundle-or-export> [--public-key <base64> | --verifier-key <vkey>] [--checkpoint <checkpoint.json>]'
+    )
     return 2
   }
   try {
     const { kind, verdict } = await verifyFile(parsed.file, parsed.options)
     console.log(`Leadgate audit verifier: ${kind} ${parsed.file}`)
     for (const line of verdict.lines) console.log(line)
-    console.log(verdict.valid ? 'VALID' : `INVALID: ${verdict.count} problem(s); the first: ${verdict.failures[0]}`)
+    console.log(
+      verdict.valid
+        ? 'VALID'
+        : `INVALID: ${verdict.count} problem(s); the first: ${verdict.failures[0]}`
+    )
     return verdict.valid ? 0 : 1
   } catch (error) {
     console.error(`verify_audit: ${error.message}`)

@@ -1,16 +1,21 @@
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { appUrl } from '#config/app'
-import DatabaseSetupService from '#services/database_setup_service'
-import DemoSeedService from '#services/demo_seed_service'
-import ServiceCheckService, { ServiceUnavailable } from '#services/service_check_service'
+import DatabaseSetupService from '#services/platform/database_setup_service'
+import DemoSeedService from '#services/platform/demo_seed_service'
+import ServiceCheckService, { ServiceUnavailable } from '#services/platform/service_check_service'
 
 export default class AppPrepare extends BaseCommand {
   static commandName = 'app:prepare'
-  static description = 'Check Postgres and Redis, create and migrate the database, seed the demo world'
+  static description =
+    'Check Postgres and Redis, create and migrate the database, seed the demo world'
   static options: CommandOptions = { startApp: true }
 
-  @flags.boolean({ description: 'Seed the demo world (--no-seed to skip)', default: true, showNegatedVariantInHelp: true })
+  @flags.boolean({
+    description: 'Seed the demo world (--no-seed to skip)',
+    default: true,
+    showNegatedVariantInHelp: true,
+  })
   declare seed: boolean
 
   async run() {
@@ -26,7 +31,9 @@ export default class AppPrepare extends BaseCommand {
     }
 
     const { applied, tenants } = await new DatabaseSetupService().prepare()
-    this.logger.info(`catalogue migrations applied: ${applied.length}; publisher schemas: ${tenants.total}`)
+    this.logger.info(
+      `catalogue migrations applied: ${applied.length}; publisher schemas: ${tenants.total}`
+    )
     if (!this.seed) return
 
     const seeder = await this.app.container.make(DemoSeedService)
@@ -37,7 +44,11 @@ export default class AppPrepare extends BaseCommand {
       .add('')
       .add(`Operator login: ${login.email}`)
       .add(`Password:       ${login.password}`)
-      .add(apiKey ? `Operator API key (shown once): ${apiKey}` : 'Operator API key: created on the first run (make another: npm run ace -- operator:create)')
+      .add(
+        apiKey
+          ? `Operator API key (shown once): ${apiKey}`
+          : 'Operator API key: created on the first run (make another: npm run ace -- operator:create)'
+      )
       .add(`API reference:  ${appUrl}/docs`)
       .render()
   }

@@ -1,6 +1,6 @@
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
-import AuditSealerService from '#services/audit_sealer_service'
+import AuditSealerService from '#services/audit/audit_sealer_service'
 
 /** One sealing run by hand; the worker does this every few seconds (startAuditSealer). */
 export default class AuditSeal extends BaseCommand {

@@ -1,6 +1,6 @@
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
-import AuditVerifierService from '#services/audit_verifier_service'
+import AuditVerifierService from '#services/audit/audit_verifier_service'
 
 /**
  * Recomputes the whole audit log; exit code 1 when anything fails to

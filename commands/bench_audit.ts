@@ -12,13 +12,14 @@ import db from '@adonisjs/lucid/services/db'
 import auditConfig from '#config/audit'
 import services from '#config/services'
 import env from '#start/env'
-import { startBenchServer, stopBenchServer } from '#services/bench_server'
-import { GENESIS_HASH, entryHash } from '#services/audit_chain_service'
-import AuditSealerService from '#services/audit_sealer_service'
-import AuditVerifierService from '#services/audit_verifier_service'
-import ApiKeyService from '#services/api_key_service'
-import DatabaseSetupService from '#services/database_setup_service'
-import { SYSTEM_OPERATOR } from '#services/operator_service'
+import { startBenchServer, stopBenchServer } from '#bench/app_server'
+import { GENESIS_HASH, entryHash } from '#services/audit/audit_chain_service'
+import AuditSealerService from '#services/audit/audit_sealer_service'
+import AuditVerifierService from '#services/audit/audit_verifier_service'
+import ApiKeyService from '#services/access/api_key_service'
+import DatabaseSetupService from '#services/platform/database_setup_service'
+import { SYSTEM_OPERATOR } from '#services/access/operator_service'
+import { firstRow } from '#services/sql/first_row'
 
 const STEPS = [
   { event: 'lead.received', from: null, to: 'received' },
@@ -186,9 +187,8 @@ export default class BenchAudit extends BaseCommand {
 
   async exportThroughServer() {
     const port = 3391
-    const { secret } = await (
-      await this.app.container.make(ApiKeyService)
-    ).create(SYSTEM_OPERATOR, {
+    const apiKeys = await this.app.container.make(ApiKeyService)
+    const { secret } = await apiKeys.create(SYSTEM_OPERATOR, {
       name: 'bench-audit',
       permissions: ['read'],
       environment: 'live',
@@ -208,20 +208,20 @@ export default class BenchAudit extends BaseCommand {
       const baseUrl = `http://127.0.0.1:${port}`
       const rssBeforeMb = memoryOf(server.pid!).rssMb
       const headers = { authorization: `Bearer ${secret}` }
-      const checkpoint = await (
-        await fetch(`${baseUrl}/v1/audit-logs/checkpoints/latest`, { headers })
-      ).json()
+      const latest = await fetch(`${baseUrl}/v1/audit-logs/checkpoints/latest`, { headers })
+      const checkpoint = await latest.json()
       const checkpointFile = this.app.makePath('tmp/bench/audit-checkpoint.json')
       const file = this.app.makePath('tmp/bench/audit-export.csv')
       await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
       await writeFile(checkpointFile, JSON.stringify(checkpoint))
 
       // A tenth of the log first, then all of it: if memory followed the export's size, the peaks would differ tenfold.
-      const [{ ts: tenth }] = (
-        await db.rawQuery('SELECT ts FROM audit.entries ORDER BY id OFFSET ? LIMIT 1', [
-          Math.floor(this.entries / 10),
-        ])
-      ).rows
+      const tenthRow = await firstRow(
+        db.connection(),
+        'SELECT ts FROM audit.entries ORDER BY id OFFSET ? LIMIT 1',
+        [Math.floor(this.entries / 10)]
+      )
+      const tenth = tenthRow!.ts
       const small = await this.measure(
         server.pid!,
         `${baseUrl}/v1/audit-logs?format=csv&to=${new Date(tenth).toISOString()}`,

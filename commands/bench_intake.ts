@@ -6,12 +6,12 @@ import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import env from '#start/env'
 import services from '#config/services'
-import DatabaseSetupService from '#services/database_setup_service'
-import { SYSTEM_OPERATOR } from '#services/operator_service'
-import PublisherService from '#services/publisher_service'
-import ApiKeyService from '#services/api_key_service'
-import { startBenchServer, stopBenchServer } from '#services/bench_server'
-import { type CpuGroups, benchCpuGroups, cpuSnapshot, cpuSpent } from '#services/bench_cpu'
+import DatabaseSetupService from '#services/platform/database_setup_service'
+import { SYSTEM_OPERATOR } from '#services/access/operator_service'
+import PublisherService from '#services/catalogue/publisher_service'
+import ApiKeyService from '#services/access/api_key_service'
+import { startBenchServer, stopBenchServer } from '#bench/app_server'
+import { type CpuGroups, benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 
 const RULES = {
   required_fields: ['contact.email', 'contact.phone'],
@@ -188,14 +188,10 @@ export default class BenchIntake extends BaseCommand {
 
   load(plan: Record<string, unknown>): Promise<any[]> {
     return new Promise((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        ['scripts/bench/intake_load.mjs', JSON.stringify(plan)],
-        {
-          cwd: this.app.appRoot,
-          stdio: ['ignore', 'pipe', 'inherit'],
-        }
-      )
+      const child = spawn(process.execPath, ['bench/intake_load.mjs', JSON.stringify(plan)], {
+        cwd: this.app.appRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      })
       let out = ''
       child.stdout.on('data', (chunk) => (out += chunk))
       child.on('error', reject)

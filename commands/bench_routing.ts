@@ -9,21 +9,25 @@ import Principal, { type Permission } from '#auth/principal'
 import routingConfig from '#config/routing'
 import { redisConnection } from '#config/redis'
 import services from '#config/services'
-import DatabaseSetupService from '#services/database_setup_service'
-import IntakeService from '#services/intake_service'
-import { SYSTEM_OPERATOR } from '#services/operator_service'
-import PublisherService from '#services/publisher_service'
+import DatabaseSetupService from '#services/platform/database_setup_service'
+import IntakeService from '#services/intake/intake_service'
+import { SYSTEM_OPERATOR } from '#services/access/operator_service'
+import PublisherService from '#services/catalogue/publisher_service'
 import Buyer from '#models/buyer'
 import {
   type LatencySummary,
   routingLatencySince,
   seedRoutingBench,
   summarise,
-} from '#services/routing_bench'
-import { closeRoutingQueues, routingQueue, startRoutingWorker } from '#jobs/route_lead'
-import WebhookEndpointService from '#webhooks/endpoint_service'
-import { WebhookRuntime } from '#webhooks/runtime'
-import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#services/bench_cpu'
+} from '#bench/routing_table'
+import {
+  closeRoutingQueues,
+  routingQueue,
+  startRoutingWorker,
+} from '#services/routing/routing_queue'
+import WebhookEndpointService from '#services/webhooks/endpoint_service'
+import { WebhookRuntime } from '#services/webhooks/runtime'
+import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 
 /**
  * Not a test: how long an accepted lead waits for its buyer. Seeds 50 buyers
@@ -145,13 +149,9 @@ export default class BenchRouting extends BaseCommand {
 
   /** Where the buyers' endpoints point: a process of its own, so its event loop is not the intake's. */
   private startReceiver(): Promise<{ process: ChildProcess; port: number }> {
-    const child = spawn(
-      process.execPath,
-      [this.app.makePath('scripts/bench/webhook_receiver.mjs')],
-      {
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      }
-    )
+    const child = spawn(process.execPath, [this.app.makePath('bench/webhook_receiver.mjs')], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
     this.receiver = child
     return new Promise((resolve) =>
       child.once('message', (message: any) => resolve({ process: child, port: message.port }))

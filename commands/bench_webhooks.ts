@@ -38,7 +38,7 @@ export default class BenchWebhooks extends BaseCommand {
   private worker: ChildProcess | null = null
 
   async run() {
-    const services = (await import('#config/services')).default
+    const { default: services } = await import('#config/services')
     if (!services.databaseName.includes('bench')) {
       this.logger.error(
         `refusing to run against "${services.databaseName}": the benchmark recreates its database (set BENCH_DATABASE_URL)`
@@ -46,7 +46,8 @@ export default class BenchWebhooks extends BaseCommand {
       this.exitCode = 1
       return
     }
-    const { default: DatabaseSetupService } = await import('#services/database_setup_service')
+    const { default: DatabaseSetupService } =
+      await import('#services/platform/database_setup_service')
     await new DatabaseSetupService().prepare({ fresh: true })
     const prefix = `leadgate-bench-${process.pid}`
 
@@ -75,13 +76,9 @@ export default class BenchWebhooks extends BaseCommand {
   }
 
   private startReceiver(): Promise<number> {
-    this.receiver = spawn(
-      process.execPath,
-      [this.app.makePath('scripts/bench/webhook_receiver.mjs')],
-      {
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      }
-    )
+    this.receiver = spawn(process.execPath, [this.app.makePath('bench/webhook_receiver.mjs')], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
     return new Promise((resolve) =>
       this.receiver!.once('message', (message: any) => resolve(message.port))
     )
@@ -95,8 +92,8 @@ export default class BenchWebhooks extends BaseCommand {
   }
 
   private async createEndpoint(url: string) {
-    const { SYSTEM_OPERATOR } = await import('#services/operator_service')
-    const { default: WebhookEndpointService } = await import('#webhooks/endpoint_service')
+    const { SYSTEM_OPERATOR } = await import('#services/access/operator_service')
+    const { default: WebhookEndpointService } = await import('#services/webhooks/endpoint_service')
     const service = await this.app.container.make(WebhookEndpointService)
     const { endpoint } = await service.create(SYSTEM_OPERATOR, {
       url,
@@ -109,7 +106,7 @@ export default class BenchWebhooks extends BaseCommand {
   /** Commits `count` lead.received events, `perCommit` to a transaction; returns each event's commit time. */
   private async publish(count: number, perCommit: number) {
     const { default: db } = await import('@adonisjs/lucid/services/db')
-    const { default: OutboxService } = await import('#services/outbox_service')
+    const { default: OutboxService } = await import('#services/webhooks/outbox_service')
     const outbox = new OutboxService()
     const publisherId = randomUUID()
     const committed = new Map<string, number>()
@@ -287,7 +284,8 @@ export default class BenchWebhooks extends BaseCommand {
 /** CPU time (user + system) a process has used so far, from /proc; 0 where there is no /proc. */
 async function cpuMs(pid: number) {
   try {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ')
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.split(') ')[1].split(' ')
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
   } catch {
     return 0

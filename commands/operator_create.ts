@@ -2,7 +2,7 @@ import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import vine from '@vinejs/vine'
 import ApiProblem from '#exceptions/api_problem'
-import OperatorService from '#services/operator_service'
+import OperatorService from '#services/access/operator_service'
 
 const input = vine.create({
   email: vine.string().trim().email().maxLength(254),
@@ -26,7 +26,9 @@ export default class OperatorCreate extends BaseCommand {
   async run() {
     const [error, data] = await input.tryValidate({ email: this.email, password: this.password })
     if (error) {
-      return this.fail(error.messages.map((message: { message: string }) => message.message).join('; '))
+      return this.fail(
+        error.messages.map((message: { message: string }) => message.message).join('; ')
+      )
     }
     try {
       const operators = await this.app.container.make(OperatorService)

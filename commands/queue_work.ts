@@ -18,9 +18,9 @@ export default class QueueWork extends BaseCommand {
   async run() {
     // Imported once the app has booted: config files read the environment at import time.
     const { default: webhooksConfig } = await import('#config/webhooks')
-    const { WebhookRuntime } = await import('#webhooks/runtime')
-    const { startRoutingWorker } = await import('#jobs/route_lead')
-    const { startAuditSealer } = await import('#jobs/seal_audit_log')
+    const { WebhookRuntime } = await import('#services/webhooks/runtime')
+    const { startRoutingWorker } = await import('#services/routing/routing_queue')
+    const { startAuditSealer } = await import('#services/audit/sealer_loop')
     const runtime = new WebhookRuntime({ concurrency: this.concurrency })
     await runtime.start()
     const stopRouting = await startRoutingWorker()

@@ -1,6 +1,6 @@
 import { BaseCommand } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
-import DatabaseSetupService from '#services/database_setup_service'
+import DatabaseSetupService from '#services/platform/database_setup_service'
 
 export default class TenantMigrate extends BaseCommand {
   static commandName = 'tenant:migrate'

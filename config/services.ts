@@ -20,9 +20,7 @@ const adminDatabaseUrl = new URL(
   env.get('DATABASE_ADMIN_URL') ?? `postgres://postgres@${databaseUrl.host}/postgres`
 )
 
-const redisUrl = new URL(
-  env.get('REDIS_URL') ?? `redis://127.0.0.1:6379/${app.inTest ? 1 : 0}`
-)
+const redisUrl = new URL(env.get('REDIS_URL') ?? `redis://127.0.0.1:6379/${app.inTest ? 1 : 0}`)
 
 export default {
   databaseUrl,

@@ -10,7 +10,10 @@ function duration(text: string | undefined, fallback: string | number) {
 
 function list(text: string | undefined, fallback: string[]) {
   if (text === undefined) return fallback
-  return text.split(',').map((item) => item.trim()).filter(Boolean)
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
 }
 
 /** The Standard Webhooks schedule: the delay before attempt 1, 2, ... 10. */
@@ -33,7 +36,9 @@ const webhooksConfig = {
   },
 
   /** Delays before each attempt; a delivery is exhausted after the last one fails. */
-  retrySchedule: list(env.get('WEBHOOK_RETRY_SCHEDULE'), STANDARD_SCHEDULE).map((item) => duration(item, 0)),
+  retrySchedule: list(env.get('WEBHOOK_RETRY_SCHEDULE'), STANDARD_SCHEDULE).map((item) =>
+    duration(item, 0)
+  ),
   /** Each non-zero delay is spread by ±20% so failed receivers are not hit in waves. */
   jitter: 0.2,
   /** After a timeout or a 429 the next attempt waits at least this long. */
@@ -100,7 +105,10 @@ const webhooksConfig = {
      * refused unless named here (CIDR blocks). Development and tests allow
      * the loopback so local receivers work; production allows nothing.
      */
-    allow: list(env.get('WEBHOOK_ALLOW_PRIVATE'), app.inProduction ? [] : ['127.0.0.1/32', '::1/128']),
+    allow: list(
+      env.get('WEBHOOK_ALLOW_PRIVATE'),
+      app.inProduction ? [] : ['127.0.0.1/32', '::1/128']
+    ),
     requireHttps: env.get('WEBHOOK_REQUIRE_HTTPS') ?? app.inProduction,
     /** How long the save-time check waits for DNS before accepting the name. */
     resolveTimeoutMs: 2000,

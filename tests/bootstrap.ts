@@ -7,8 +7,8 @@ import app from '@adonisjs/core/services/app'
 import type { Config } from '@japa/runner/types'
 import { pluginAdonisJS } from '@japa/plugin-adonisjs'
 import testUtils from '@adonisjs/core/services/test_utils'
-import DatabaseSetupService from '#services/database_setup_service'
-import ServiceCheckService, { ServiceUnavailable } from '#services/service_check_service'
+import DatabaseSetupService from '#services/platform/database_setup_service'
+import ServiceCheckService, { ServiceUnavailable } from '#services/platform/service_check_service'
 import { startMailbox, stopMailbox } from '#tests/support/mailbox'
 
 /**

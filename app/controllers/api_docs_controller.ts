@@ -1,5 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
-import { openapiDocument } from '#services/openapi_document'
+import { openapiDocument } from '#openapi/served_document'
 
 export default class ApiDocsController {
   async show({ inertia }: HttpContext) {

@@ -1,8 +1,8 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageValidator } from '#validators/pagination'
-import { paginate, pageToJson } from '#services/cursor_pagination'
-import ApiKeyService from '#services/api_key_service'
+import { paginate, pageToJson } from '#services/sql/cursor_pagination'
+import ApiKeyService from '#services/access/api_key_service'
 import { createApiKeyValidator } from '#validators/api_key'
 import { credentialScopeToJson } from '#transformers/credential_transformer'
 
@@ -19,7 +19,10 @@ export default class ApiKeysController {
 
   async index({ request, principal, bouncer }: HttpContext) {
     await bouncer.with('CredentialPolicy').authorize('viewList')
-    const page = await paginate(this.apiKeys.visibleTo(principal), await pageValidator.validate(request.qs()))
+    const page = await paginate(
+      this.apiKeys.visibleTo(principal),
+      await pageValidator.validate(request.qs())
+    )
     return pageToJson(page, (key) => ({ ...credentialScopeToJson(key), hint: key.hint }))
   }
 

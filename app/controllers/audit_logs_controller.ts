@@ -1,11 +1,11 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import ApiProblem from '#exceptions/api_problem'
-import LeadService from '#services/lead_service'
-import AuditChainService from '#services/audit_chain_service'
-import AuditExportService, { type ExportFilters } from '#services/audit_export_service'
-import AuditProofService from '#services/audit_proof_service'
-import AuditVerifierService from '#services/audit_verifier_service'
+import LeadService from '#services/leads/lead_service'
+import AuditChainService from '#services/audit/audit_chain_service'
+import AuditExportService, { type ExportFilters } from '#services/audit/audit_export_service'
+import AuditProofService from '#services/audit/audit_proof_service'
+import AuditVerifierService from '#services/audit/audit_verifier_service'
 import {
   auditExportValidator,
   auditTrailValidator,

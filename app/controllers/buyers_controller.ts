@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import BuyerService from '#services/buyer_service'
-import { pageToJson } from '#services/cursor_pagination'
+import BuyerService from '#services/catalogue/buyer_service'
+import { pageToJson } from '#services/sql/cursor_pagination'
 import { createBuyerValidator, listBuyersValidator } from '#validators/buyer'
 import { buyerToJson } from '#transformers/buyer_transformer'
 

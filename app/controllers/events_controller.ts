@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import WebhookDeliveryService from '#webhooks/delivery_service'
+import WebhookDeliveryService from '#services/webhooks/delivery_service'
 
 @inject()
 export default class EventsController {

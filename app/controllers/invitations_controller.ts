@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import InvitationService, { type InvitationUnavailable } from '#services/invitation_service'
+import InvitationService, { type InvitationUnavailable } from '#services/access/invitation_service'
 import { acceptInvitationValidator } from '#validators/invitation'
 
 /** An unknown link is not found; a spent or expired one is gone; a taken address conflicts. */

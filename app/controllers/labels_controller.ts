@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import LabelService from '#services/label_service'
-import { pageToJson } from '#services/cursor_pagination'
+import LabelService from '#services/catalogue/label_service'
+import { pageToJson } from '#services/sql/cursor_pagination'
 import { createLabelValidator, listLabelsValidator } from '#validators/label'
 import { labelToJson } from '#transformers/label_transformer'
 

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import LeadService from '#services/lead_service'
-import IntakeService from '#services/intake_service'
+import LeadService from '#services/leads/lead_service'
+import IntakeService from '#services/intake/intake_service'
 import { idempotencyOf, sendAnswer } from '#controllers/concerns/intake_answer'
 import { createLeadValidator, listLeadsValidator } from '#validators/lead'
 

@@ -1,8 +1,8 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageValidator } from '#validators/pagination'
-import { paginate, pageToJson } from '#services/cursor_pagination'
-import OauthClientService from '#services/oauth_client_service'
+import { paginate, pageToJson } from '#services/sql/cursor_pagination'
+import OauthClientService from '#services/access/oauth_client_service'
 import { createOauthClientValidator } from '#validators/oauth_client'
 import { credentialScopeToJson } from '#transformers/credential_transformer'
 
@@ -14,13 +14,23 @@ export default class OauthClientsController {
     await bouncer.with('CredentialPolicy').authorize('create')
     const input = await request.validateUsing(createOauthClientValidator)
     const { client, clientSecret } = await this.clients.create(principal, input)
-    return response.created({ ...credentialScopeToJson(client), client_id: client.clientId, client_secret: clientSecret })
+    return response.created({
+      ...credentialScopeToJson(client),
+      client_id: client.clientId,
+      client_secret: clientSecret,
+    })
   }
 
   async index({ request, principal, bouncer }: HttpContext) {
     await bouncer.with('CredentialPolicy').authorize('viewList')
-    const page = await paginate(this.clients.visibleTo(principal), await pageValidator.validate(request.qs()))
-    return pageToJson(page, (client) => ({ ...credentialScopeToJson(client), client_id: client.clientId }))
+    const page = await paginate(
+      this.clients.visibleTo(principal),
+      await pageValidator.validate(request.qs())
+    )
+    return pageToJson(page, (client) => ({
+      ...credentialScopeToJson(client),
+      client_id: client.clientId,
+    }))
   }
 
   async destroy({ params, response, principal, bouncer }: HttpContext) {

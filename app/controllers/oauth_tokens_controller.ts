@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import OauthTokenService from '#services/oauth_token_service'
+import OauthTokenService from '#services/access/oauth_token_service'
 
 @inject()
 export default class OauthTokensController {

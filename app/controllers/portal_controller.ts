@@ -3,7 +3,8 @@ import type { HttpContext } from '@adonisjs/core/http'
 import Buyer from '#models/buyer'
 import Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
-import PublisherService from '#services/publisher_service'
+import { publisherToJson } from '#transformers/publisher_transformer'
+import PublisherService from '#services/catalogue/publisher_service'
 
 const RECENT_PUBLISHERS = 100
 // A user without a publisher or buyer finds nothing (404) rather than a malformed uuid (500).
@@ -54,14 +55,7 @@ async function countOf(model: typeof Publisher | typeof Buyer) {
   return Number(row.$extras.total)
 }
 
+/** The API's publisher resource, with its label's name for people to read. */
 function publisherRow(publisher: Publisher) {
-  return {
-    id: publisher.id,
-    slug: publisher.slug,
-    name: publisher.name,
-    label: publisher.label?.name ?? null,
-    status: publisher.status,
-    onboarding_step: publisher.onboardingStep,
-    created_at: publisher.createdAt.toISO()!,
-  }
+  return { ...publisherToJson(publisher), label_name: publisher.label?.name ?? null }
 }

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import PublisherService from '#services/publisher_service'
-import { pageToJson } from '#services/cursor_pagination'
+import PublisherService from '#services/catalogue/publisher_service'
+import { pageToJson } from '#services/sql/cursor_pagination'
 import {
   createPublisherValidator,
   listPublishersValidator,

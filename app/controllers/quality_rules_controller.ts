@@ -1,8 +1,9 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import PublisherService from '#services/publisher_service'
-import QualityRulesService from '#services/quality_rules_service'
-import { type QualityRules, qualityRulesValidator } from '#validators/quality_rules'
+import PublisherService from '#services/catalogue/publisher_service'
+import QualityRulesService from '#services/catalogue/quality_rules_service'
+import type { QualityRules } from '#services/quality/quality_rules'
+import { qualityRulesValidator } from '#validators/quality_rules'
 
 @inject()
 export default class QualityRulesController {

@@ -2,9 +2,9 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import Publisher from '#models/publisher'
 import ApiProblem from '#exceptions/api_problem'
-import LeadService from '#services/lead_service'
-import IntakeService from '#services/intake_service'
-import { lookupStatus } from '#services/lead_presenter'
+import LeadService from '#services/leads/lead_service'
+import IntakeService from '#services/intake/intake_service'
+import { lookupStatus } from '#services/leads/lead_presenter'
 import { idempotencyOf, sendAnswer } from '#controllers/concerns/intake_answer'
 import { createRequestValidator } from '#validators/lead'
 
@@ -20,11 +20,15 @@ export default class RequestsController {
     await ctx.bouncer.with('LeadPolicy').authorize('create')
     const input = await ctx.request.validateUsing(createRequestValidator)
     const publisher = input.publisher ?? (await this.ownPublisherSlug(ctx))
-    const answer = await this.intake.submit(ctx.principal, { ...input, publisher }, {
-      channel: 'request',
-      consentMethod: 'api',
-      idempotency: idempotencyOf(ctx),
-    })
+    const answer = await this.intake.submit(
+      ctx.principal,
+      { ...input, publisher },
+      {
+        channel: 'request',
+        consentMethod: 'api',
+        idempotency: idempotencyOf(ctx),
+      }
+    )
     return sendAnswer(ctx, answer)
   }
 
@@ -37,7 +41,13 @@ export default class RequestsController {
   private async ownPublisherSlug({ principal }: HttpContext) {
     const publisher = principal.publisherId ? await Publisher.find(principal.publisherId) : null
     if (!publisher) {
-      throw ApiProblem.unprocessable([{ field: 'publisher', code: 'required', message: 'Name the publisher: operator keys deliver for any publisher.' }])
+      throw ApiProblem.unprocessable([
+        {
+          field: 'publisher',
+          code: 'required',
+          message: 'Name the publisher: operator keys deliver for any publisher.',
+        },
+      ])
     }
     return publisher.slug
   }

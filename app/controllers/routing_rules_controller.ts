@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import RoutingRuleService from '#services/routing_rule_service'
-import { pageToJson } from '#services/cursor_pagination'
+import RoutingRuleService from '#services/routing/routing_rule_service'
+import { pageToJson } from '#services/sql/cursor_pagination'
 import {
   createRoutingRuleValidator,
   listRoutingRulesValidator,

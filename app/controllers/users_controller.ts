@@ -1,8 +1,8 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageValidator } from '#validators/pagination'
-import { paginate, pageToJson } from '#services/cursor_pagination'
-import UserService from '#services/user_service'
+import { paginate, pageToJson } from '#services/sql/cursor_pagination'
+import UserService from '#services/access/user_service'
 import { userToJson } from '#transformers/user_transformer'
 import { createUserValidator, updateUserValidator } from '#validators/user'
 
@@ -18,7 +18,10 @@ export default class UsersController {
 
   async index({ request, principal, bouncer }: HttpContext) {
     await bouncer.with('UserPolicy').authorize('viewList')
-    const page = await paginate(this.users.visibleTo(principal), await pageValidator.validate(request.qs()))
+    const page = await paginate(
+      this.users.visibleTo(principal),
+      await pageValidator.validate(request.qs())
+    )
     return pageToJson(page, userToJson)
   }
 

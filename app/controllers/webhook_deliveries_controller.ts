@@ -1,10 +1,18 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import { pageToJson } from '#services/cursor_pagination'
-import WebhookEndpointService from '#webhooks/endpoint_service'
-import WebhookDeliveryService from '#webhooks/delivery_service'
-import { deliveryToJson, deliveryWithAttemptsToJson, recoveryToJson } from '#webhooks/transformers'
-import { bulkRetryValidator, deliveriesValidator, endpointDeliveriesValidator } from '#validators/webhook_endpoint'
+import { pageToJson } from '#services/sql/cursor_pagination'
+import WebhookEndpointService from '#services/webhooks/endpoint_service'
+import WebhookDeliveryService from '#services/webhooks/delivery_service'
+import {
+  deliveryToJson,
+  deliveryWithAttemptsToJson,
+  recoveryToJson,
+} from '#transformers/webhook_transformer'
+import {
+  bulkRetryValidator,
+  deliveriesValidator,
+  endpointDeliveriesValidator,
+} from '#validators/webhook_endpoint'
 
 @inject()
 export default class WebhookDeliveriesController {
@@ -18,7 +26,10 @@ export default class WebhookDeliveriesController {
     await bouncer.with('WebhookEndpointPolicy').authorize('view')
     const filters = await endpointDeliveriesValidator.validate(request.qs())
     const endpoint = await this.endpoints.findVisible(principal, params.id)
-    return pageToJson(await this.deliveries.list(principal, { ...filters, endpoint_id: endpoint.id }), deliveryToJson)
+    return pageToJson(
+      await this.deliveries.list(principal, { ...filters, endpoint_id: endpoint.id }),
+      deliveryToJson
+    )
   }
 
   /** Deliveries across the caller's endpoints, e.g. every exhausted one. */

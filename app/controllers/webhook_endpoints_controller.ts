@@ -1,10 +1,13 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageValidator } from '#validators/pagination'
-import { paginate, pageToJson } from '#services/cursor_pagination'
-import WebhookEndpointService from '#webhooks/endpoint_service'
-import { endpointToJson } from '#webhooks/transformers'
-import { createWebhookEndpointValidator, updateWebhookEndpointValidator } from '#validators/webhook_endpoint'
+import { paginate, pageToJson } from '#services/sql/cursor_pagination'
+import WebhookEndpointService from '#services/webhooks/endpoint_service'
+import { endpointToJson } from '#transformers/webhook_transformer'
+import {
+  createWebhookEndpointValidator,
+  updateWebhookEndpointValidator,
+} from '#validators/webhook_endpoint'
 
 @inject()
 export default class WebhookEndpointsController {
@@ -19,7 +22,10 @@ export default class WebhookEndpointsController {
 
   async index({ request, principal, bouncer }: HttpContext) {
     await bouncer.with('WebhookEndpointPolicy').authorize('viewList')
-    const page = await paginate(this.endpoints.visibleTo(principal), await pageValidator.validate(request.qs()))
+    const page = await paginate(
+      this.endpoints.visibleTo(principal),
+      await pageValidator.validate(request.qs())
+    )
     return pageToJson(page, endpointToJson)
   }
 
@@ -44,7 +50,10 @@ export default class WebhookEndpointsController {
   async rotateSecret({ params, principal, bouncer }: HttpContext) {
     await bouncer.with('WebhookEndpointPolicy').authorize('update')
     const endpoint = await this.endpoints.findVisible(principal, params.id)
-    const { secret, previousSecretExpiresAt } = await this.endpoints.rotateSecret(principal, endpoint)
+    const { secret, previousSecretExpiresAt } = await this.endpoints.rotateSecret(
+      principal,
+      endpoint
+    )
     return { secret, previous_secret_expires_at: previousSecretExpiresAt.toISO() }
   }
 }

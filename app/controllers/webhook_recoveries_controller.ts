@@ -1,8 +1,8 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import WebhookEndpointService from '#webhooks/endpoint_service'
-import WebhookDeliveryService from '#webhooks/delivery_service'
-import { recoveryToJson } from '#webhooks/transformers'
+import WebhookEndpointService from '#services/webhooks/endpoint_service'
+import WebhookDeliveryService from '#services/webhooks/delivery_service'
+import { recoveryToJson } from '#transformers/webhook_transformer'
 import { recoverValidator } from '#validators/webhook_endpoint'
 
 @inject()

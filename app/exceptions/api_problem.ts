@@ -35,7 +35,12 @@ export default class ApiProblem extends Exception {
    * cannot learn what exists outside its own world.
    */
   static notFound(resource: string) {
-    return new ApiProblem(404, 'not_found', 'Not found', `No ${resource} with this id is visible to you.`)
+    return new ApiProblem(
+      404,
+      'not_found',
+      'Not found',
+      `No ${resource} with this id is visible to you.`
+    )
   }
 
   static conflict(code: string, detail: string) {

@@ -26,16 +26,28 @@ export function problemFor(error: unknown, ctx: HttpContext): ApiProblem | undef
 
   if (error instanceof bouncerErrors.E_AUTHORIZATION_FAILURE) {
     const response = error.response
-    return ApiProblem.forbidden(response.translation?.identifier ?? 'forbidden', response.message ?? 'Access denied.')
+    return ApiProblem.forbidden(
+      response.translation?.identifier ?? 'forbidden',
+      response.message ?? 'Access denied.'
+    )
   }
 
-  const { code, status, message } = (error ?? {}) as { code?: string; status?: number; message?: string }
+  const { code, status, message } = (error ?? {}) as {
+    code?: string
+    status?: number
+    message?: string
+  }
 
   switch (code) {
     case 'E_ROUTE_NOT_FOUND':
       return routeNotFound(ctx)
     case 'E_REQUEST_ENTITY_TOO_LARGE':
-      return new ApiProblem(413, 'payload_too_large', 'Payload too large', 'The request body is larger than this API accepts.')
+      return new ApiProblem(
+        413,
+        'payload_too_large',
+        'Payload too large',
+        'The request body is larger than this API accepts.'
+      )
     case 'E_ENCODING_UNSUPPORTED':
       return new ApiProblem(415, 'unsupported_encoding', 'Unsupported media type', message)
     case 'E_REQUEST_ABORTED':
@@ -49,7 +61,12 @@ export function problemFor(error: unknown, ctx: HttpContext): ApiProblem | undef
     return ApiProblem.badRequest('malformed_json', 'The request body must be a JSON object.')
   }
   if (status === 400 || status === 415) {
-    return new ApiProblem(status, status === 400 ? 'bad_request' : 'unsupported_media_type', status === 400 ? 'Bad request' : 'Unsupported media type', message)
+    return new ApiProblem(
+      status,
+      status === 400 ? 'bad_request' : 'unsupported_media_type',
+      status === 400 ? 'Bad request' : 'Unsupported media type',
+      message
+    )
   }
   return undefined
 }
@@ -65,5 +82,10 @@ function routeNotFound(ctx: HttpContext) {
     return new ApiProblem(404, 'route_not_found', 'Not found', `There is no route ${url}.`)
   }
   ctx.response.header('allow', allowed.join(', '))
-  return new ApiProblem(405, 'method_not_allowed', 'Method not allowed', `${ctx.request.method()} is not allowed here; use ${allowed.join(', ')}.`)
+  return new ApiProblem(
+    405,
+    'method_not_allowed',
+    'Method not allowed',
+    `${ctx.request.method()} is not allowed here; use ${allowed.join(', ')}.`
+  )
 }

@@ -4,7 +4,7 @@ import { Bouncer } from '@adonisjs/bouncer'
 import * as abilities from '#abilities/main'
 import { policies } from '#policies/main'
 import type Principal from '#auth/principal'
-import CredentialAuthenticator from '#services/credential_authenticator'
+import CredentialAuthenticator from '#services/access/credential_authenticator'
 
 const authenticator = new CredentialAuthenticator()
 
@@ -19,7 +19,9 @@ export default class ApiKeyMiddleware {
     const principal = await authenticator.authenticate(match?.[1], ctx.request.ip())
 
     ctx.principal = principal
-    ctx.bouncer = new Bouncer(() => principal, abilities, policies).setContainerResolver(ctx.containerResolver)
+    ctx.bouncer = new Bouncer(() => principal, abilities, policies).setContainerResolver(
+      ctx.containerResolver
+    )
     ctx.containerResolver.bindValue('principal' as any, principal)
     return next()
   }

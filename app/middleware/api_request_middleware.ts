@@ -15,9 +15,10 @@ export default class ApiRequestMiddleware {
       return next()
     }
 
-    const accepted = ctx.route?.pattern === '/v1/oauth/token'
-      ? ['application/json', 'application/x-www-form-urlencoded']
-      : ['application/json', 'application/merge-patch+json']
+    const accepted =
+      ctx.route?.pattern === '/v1/oauth/token'
+        ? ['application/json', 'application/x-www-form-urlencoded']
+        : ['application/json', 'application/merge-patch+json']
     if (!ctx.request.is(accepted)) {
       throw new ApiProblem(
         415,
@@ -32,5 +33,8 @@ export default class ApiRequestMiddleware {
 
 function hasBody(ctx: HttpContext) {
   const length = ctx.request.header('content-length')
-  return (length !== undefined && length !== '0') || ctx.request.header('transfer-encoding') !== undefined
+  return (
+    (length !== undefined && length !== '0') ||
+    ctx.request.header('transfer-encoding') !== undefined
+  )
 }

@@ -34,7 +34,11 @@ export default class InputGuardMiddleware {
 function inspect(value: unknown, path: string, depth: number, errors: FieldError[]) {
   if (typeof value === 'string') {
     if (CONTROL_CHARACTERS.test(value)) {
-      errors.push({ field: path, code: 'control_characters', message: 'Control characters and null bytes are not allowed.' })
+      errors.push({
+        field: path,
+        code: 'control_characters',
+        message: 'Control characters and null bytes are not allowed.',
+      })
     }
     return
   }
@@ -42,13 +46,21 @@ function inspect(value: unknown, path: string, depth: number, errors: FieldError
     return
   }
   if (depth > MAX_DEPTH) {
-    errors.push({ field: path, code: 'too_deep', message: `Nesting deeper than ${MAX_DEPTH} levels is not allowed.` })
+    errors.push({
+      field: path,
+      code: 'too_deep',
+      message: `Nesting deeper than ${MAX_DEPTH} levels is not allowed.`,
+    })
     return
   }
   for (const [key, child] of Object.entries(value)) {
     const childPath = path ? `${path}.${key}` : key
     if (CONTROL_CHARACTERS.test(key)) {
-      errors.push({ field: childPath, code: 'control_characters', message: 'Control characters and null bytes are not allowed.' })
+      errors.push({
+        field: childPath,
+        code: 'control_characters',
+        message: 'Control characters and null bytes are not allowed.',
+      })
       continue
     }
     inspect(child, childPath, depth + 1, errors)

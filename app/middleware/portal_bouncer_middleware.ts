@@ -10,7 +10,9 @@ export default class PortalBouncerMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const principal = principalForUser(ctx.auth.getUserOrFail())
     ctx.principal = principal
-    ctx.bouncer = new Bouncer(() => principal, abilities, policies).setContainerResolver(ctx.containerResolver)
+    ctx.bouncer = new Bouncer(() => principal, abilities, policies).setContainerResolver(
+      ctx.containerResolver
+    )
     return next()
   }
 }

@@ -21,7 +21,12 @@ export default class RateLimitMiddleware {
       if (error instanceof limiterErrors.E_TOO_MANY_REQUESTS) {
         setHeaders(ctx, error.response)
         ctx.response.header('retry-after', String(error.response.availableIn))
-        throw new ApiProblem(429, 'rate_limited', 'Too many requests', `Rate limit of ${apiRateLimit.requests} requests per ${apiRateLimit.duration} reached; retry in ${error.response.availableIn} s.`)
+        throw new ApiProblem(
+          429,
+          'rate_limited',
+          'Too many requests',
+          `Rate limit of ${apiRateLimit.requests} requests per ${apiRateLimit.duration} reached; retry in ${error.response.availableIn} s.`
+        )
       }
       ctx.logger.warn({ err: error }, 'rate limiter unavailable; request let through')
       return next()

@@ -1,11 +1,10 @@
 import { DateTime } from 'luxon'
 import { compose } from '@adonisjs/core/helpers'
-import { BaseModel, afterSave, belongsTo, column } from '@adonisjs/lucid/orm'
+import { BaseModel, belongsTo, column } from '@adonisjs/lucid/orm'
 import type { BelongsTo } from '@adonisjs/lucid/types/relations'
 import Label from '#models/label'
 import { withUuid } from '#models/mixins/with_uuid'
-import { forgetPublisher } from '#services/publisher_directory'
-import type { QualityRules } from '#validators/quality_rules'
+import type { QualityRules } from '#services/quality/quality_rules'
 
 export type PublisherStatus = 'invited' | 'live' | 'paused'
 export type DeliveryMethod = 'form' | 'api' | 'upload'
@@ -49,10 +48,4 @@ export default class Publisher extends compose(BaseModel, withUuid) {
 
   @belongsTo(() => Label)
   declare label: BelongsTo<typeof Label>
-
-  /** Intake caches publishers by slug; a saved change applies to the next lead. */
-  @afterSave()
-  static forgetCached(publisher: Publisher) {
-    forgetPublisher(publisher.slug)
-  }
 }

@@ -2,7 +2,7 @@ import { DateTime } from 'luxon'
 import { compose } from '@adonisjs/core/helpers'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { withUuid } from '#models/mixins/with_uuid'
-import type { AudienceCriterion } from '#validators/quality_rules'
+import type { AudienceCriterion } from '#services/quality/quality_rules'
 
 export type Caps = { daily?: number; monthly?: number }
 export type WeeklySchedule = {

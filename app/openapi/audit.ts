@@ -1,5 +1,5 @@
-import { CSV_COLUMNS, EXPORT_FORMAT } from '#services/audit_export_service'
-import { PROOF_FORMAT } from '#services/audit_proof_service'
+import { CSV_COLUMNS, EXPORT_FORMAT } from '#services/audit/audit_export_service'
+import { PROOF_FORMAT } from '#services/audit/audit_proof_service'
 import { arrayOf, nullable, operation, record, ref, type Schema, type Section } from './helpers.js'
 
 /** The append-only, hash-chained audit trail, its exports and its tamper evidence. */

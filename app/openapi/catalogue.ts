@@ -1,12 +1,12 @@
 import { DELIVERY_METHODS, PUBLISHER_STATUSES } from '#validators/publisher'
-import { WEEKDAYS } from '#validators/routing_rule'
+import { WEEKDAYS } from '#services/routing/schedule'
 import {
   AUDIENCE_OPERATORS,
   DUPLICATE_KEYS,
   LEAD_FIELD_PATHS,
   MAX_CRITERIA,
   RULE_ACTIONS,
-} from '#validators/quality_rules'
+} from '#services/quality/quality_rules'
 import {
   arrayOf,
   list,

@@ -4,7 +4,7 @@ import {
   EVENT_TYPES,
   SUBSCRIBABLE_EVENT_TYPES,
   envelopeSchema,
-} from '#webhooks/event_schemas'
+} from '#services/webhooks/event_schemas'
 import {
   arrayOf,
   list,

@@ -11,10 +11,16 @@ export default class LeadPolicy extends BasePolicy {
     if (principal.kind !== 'publisher' && !principal.isOperator) {
       return deny('publisher_only', 'Only publisher and operator credentials deliver leads.')
     }
-    return principal.can('submit') || deny('permission_missing', 'This credential lacks the "submit" permission.')
+    return (
+      principal.can('submit') ||
+      deny('permission_missing', 'This credential lacks the "submit" permission.')
+    )
   }
 
   view(principal: Principal) {
-    return principal.can('read') || deny('permission_missing', 'This credential lacks the "read" permission.')
+    return (
+      principal.can('read') ||
+      deny('permission_missing', 'This credential lacks the "read" permission.')
+    )
   }
 }

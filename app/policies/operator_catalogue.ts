@@ -18,7 +18,10 @@ export function changeAllowed(principal: Principal, change: boolean) {
     return deny('environment_not_allowed', 'Sandbox credentials cannot change live configuration.')
   }
   if (!principal.can(change ? 'submit' : 'read')) {
-    return deny('permission_missing', `This credential lacks the "${change ? 'submit' : 'read'}" permission.`)
+    return deny(
+      'permission_missing',
+      `This credential lacks the "${change ? 'submit' : 'read'}" permission.`
+    )
   }
   return true
 }

@@ -40,5 +40,8 @@ function may(principal: Principal, permission: 'read' | 'submit') {
   if (principal.kind === 'compliance') {
     return deny('forbidden', 'Compliance credentials do not manage webhooks.')
   }
-  return principal.can(permission) || deny('permission_missing', `This credential lacks the "${permission}" permission.`)
+  return (
+    principal.can(permission) ||
+    deny('permission_missing', `This credential lacks the "${permission}" permission.`)
+  )
 }

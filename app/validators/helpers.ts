@@ -1,6 +1,6 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { isCidr } from '#services/ip_allowlist'
+import { isCidr } from '#services/access/ip_allowlist'
 
 /**
  * VineJS drops unknown properties silently; the API refuses them instead, so
@@ -9,25 +9,41 @@ import { isCidr } from '#services/ip_allowlist'
 // request.validateUsing() adds these beside the body at the root.
 const REQUEST_META = ['params', 'headers', 'cookies']
 
-const onlyKnownFields = vine.createRule((value: unknown, allowed: { keys: string[] }, field: FieldContext) => {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return
-  const parent = field.getFieldPath()
-  for (const key of Object.keys(value)) {
-    if (allowed.keys.includes(key) || (parent === '' && REQUEST_META.includes(key))) continue
-    const path = parent ? `${parent}.${key}` : key
-    field.report(`Unknown field "${key}".`, 'unknown_field', { ...field, getFieldPath: () => path })
+const onlyKnownFields = vine.createRule(
+  (value: unknown, allowed: { keys: string[] }, field: FieldContext) => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return
+    const parent = field.getFieldPath()
+    for (const key of Object.keys(value)) {
+      if (allowed.keys.includes(key) || (parent === '' && REQUEST_META.includes(key))) continue
+      const path = parent ? `${parent}.${key}` : key
+      field.report(`Unknown field "${key}".`, 'unknown_field', {
+        ...field,
+        getFieldPath: () => path,
+      })
+    }
   }
-})
+)
 
 export function strictObject<Properties extends Record<string, any>>(properties: Properties) {
   return vine.object(properties).use(onlyKnownFields({ keys: Object.keys(properties) }))
 }
 
-export const slug = () => vine.string().trim().minLength(2).maxLength(64).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+export const slug = () =>
+  vine
+    .string()
+    .trim()
+    .minLength(2)
+    .maxLength(64)
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
 export const name = () => vine.string().trim().minLength(1).maxLength(200)
 export const email = () => vine.string().trim().maxLength(254).email()
 export const uuid = () => vine.string().uuid()
-export const countryCode = () => vine.string().trim().toUpperCase().regex(/^[A-Z]{2}$/)
+export const countryCode = () =>
+  vine
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/)
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'))
 const isoCurrency = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
   if (typeof value === 'string' && !ISO_CURRENCIES.has(value)) {
@@ -44,13 +60,19 @@ export const flag = () => vine.boolean({ strict: true })
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
 
-const isoTimestamp = vine.createRule((value: unknown, options: { dateAllowed: boolean }, field: FieldContext) => {
-  if (typeof value !== 'string') return
-  const shaped = ISO_INSTANT.test(value) || (options.dateAllowed && ISO_DATE.test(value))
-  if (!shaped || Number.isNaN(Date.parse(value))) {
-    field.report('Use an ISO 8601 timestamp with its offset, e.g. 2026-11-22T09:00:00Z.', 'timestamp', field)
+const isoTimestamp = vine.createRule(
+  (value: unknown, options: { dateAllowed: boolean }, field: FieldContext) => {
+    if (typeof value !== 'string') return
+    const shaped = ISO_INSTANT.test(value) || (options.dateAllowed && ISO_DATE.test(value))
+    if (!shaped || Number.isNaN(Date.parse(value))) {
+      field.report(
+        'Use an ISO 8601 timestamp with its offset, e.g. 2026-11-22T09:00:00Z.',
+        'timestamp',
+        field
+      )
+    }
   }
-})
+)
 
 /**
  * An ISO 8601 moment with its offset, as a string: numbers (epoch
@@ -70,13 +92,20 @@ export const periodBound = () => timestamp({ dateAllowed: true })
 
 const cidrRule = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
   if (typeof value === 'string' && !isCidr(value)) {
-    field.report('Each entry must be an IPv4 or IPv6 address or CIDR block, e.g. 203.0.113.0/24.', 'cidr', field)
+    field.report(
+      'Each entry must be an IPv4 or IPv6 address or CIDR block, e.g. 203.0.113.0/24.',
+      'cidr',
+      field
+    )
   }
 })
 export const cidr = () => vine.string().trim().maxLength(64).use(cidrRule())
 
 export const permissions = () =>
-  vine.array(vine.enum(['read', 'submit'] as const)).minLength(1).maxLength(2)
+  vine
+    .array(vine.enum(['read', 'submit'] as const))
+    .minLength(1)
+    .maxLength(2)
 export const environment = () => vine.enum(['live', 'sandbox'] as const)
 
 /** Cursor pagination: `?limit=&cursor=` on every list. */

@@ -18,9 +18,20 @@ const flatAttributes = vine.createRule((value: unknown, _: undefined, field: Fie
     const path = `${field.getFieldPath()}.${key}`
     const at = { ...field, getFieldPath: () => path }
     if (!/^[a-z][a-z0-9_]{0,63}$/.test(key)) {
-      field.report('Attribute names are lower-case letters, digits and underscores.', 'attribute_name', at)
-    } else if (!['string', 'number', 'boolean'].includes(typeof item) || (typeof item === 'string' && item.length > 500)) {
-      field.report('Attribute values are strings (≤ 500 characters), numbers or booleans.', 'attribute_value', at)
+      field.report(
+        'Attribute names are lower-case letters, digits and underscores.',
+        'attribute_name',
+        at
+      )
+    } else if (
+      !['string', 'number', 'boolean'].includes(typeof item) ||
+      (typeof item === 'string' && item.length > 500)
+    ) {
+      field.report(
+        'Attribute values are strings (≤ 500 characters), numbers or booleans.',
+        'attribute_value',
+        at
+      )
     } else if (typeof item === 'number' && !Number.isFinite(item)) {
       field.report('Attribute numbers must be finite.', 'attribute_value', at)
     }
@@ -39,12 +50,22 @@ export const leadSchema = strictObject({
     email: text(254).optional(),
     phone: text(32).optional(),
     postal_code: text(16).optional(),
-    country: vine.string().trim().toUpperCase().regex(/^[A-Z]{2}$/).optional(),
+    country: vine
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/)
+      .optional(),
   }),
   provenance: strictObject({
     source: text().optional(),
     campaign: text().optional(),
-    landing_page: vine.string().trim().maxLength(2000).url({ require_protocol: true, protocols: ['http', 'https'] }).optional(),
+    landing_page: vine
+      .string()
+      .trim()
+      .maxLength(2000)
+      .url({ require_protocol: true, protocols: ['http', 'https'] })
+      .optional(),
   }).optional(),
   consent: strictObject({
     given: vine.boolean({ strict: true }).optional(),
@@ -58,7 +79,17 @@ export const leadSchema = strictObject({
 export const createLeadValidator = vine.create(leadSchema)
 
 export const listLeadsValidator = vine.create({
-  status: vine.enum(['received', 'accepted', 'flagged', 'rejected', 'matched', 'delivered', 'paid_out'] as const).optional(),
+  status: vine
+    .enum([
+      'received',
+      'accepted',
+      'flagged',
+      'rejected',
+      'matched',
+      'delivered',
+      'paid_out',
+    ] as const)
+    .optional(),
   publisher: slug().optional(),
   label: slug().optional(),
   environment: vine.enum(['live', 'sandbox'] as const).optional(),

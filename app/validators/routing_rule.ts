@@ -1,10 +1,19 @@
 import vine from '@vinejs/vine'
 import { IANAZone } from 'luxon'
 import type { FieldContext } from '@vinejs/vine/types'
-import { cents, currency, flag, integer, pagination, slug, strictObject, uuid } from '#validators/helpers'
-import { MAX_CRITERIA, audienceCriterion } from '#validators/quality_rules'
-
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const
+import {
+  cents,
+  currency,
+  flag,
+  integer,
+  pagination,
+  slug,
+  strictObject,
+  uuid,
+} from '#validators/helpers'
+import { audienceCriterion } from '#validators/quality_rules'
+import { MAX_CRITERIA } from '#services/quality/quality_rules'
+import { WEEKDAYS } from '#services/routing/schedule'
 
 const ianaZone = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
   if (typeof value === 'string' && !IANAZone.isValidZone(value)) {

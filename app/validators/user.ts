@@ -1,7 +1,8 @@
 import vine from '@vinejs/vine'
 import { email, name, permissions, strictObject, uuid } from '#validators/helpers'
 
-const role = () => vine.enum(['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user'] as const)
+const role = () =>
+  vine.enum(['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user'] as const)
 
 export const createUserValidator = vine.create(
   strictObject({

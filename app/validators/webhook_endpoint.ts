@@ -1,14 +1,31 @@
 import vine from '@vinejs/vine'
-import { flag, integer, pagination, strictObject, periodBound, timestamp, uuid } from '#validators/helpers'
-import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '#webhooks/event_schemas'
+import {
+  flag,
+  integer,
+  pagination,
+  strictObject,
+  periodBound,
+  timestamp,
+  uuid,
+} from '#validators/helpers'
+import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '#services/webhooks/event_schemas'
 
 /**
  * The URL's shape only; whether it may be reached (SSRF policy, https in
  * production) is checked by the service, which resolves the host.
  */
 const url = () =>
-  vine.string().trim().maxLength(2048).url({ require_protocol: true, protocols: ['http', 'https'], require_tld: false })
-const events = () => vine.array(vine.enum(SUBSCRIBABLE_EVENT_TYPES)).minLength(1).maxLength(SUBSCRIBABLE_EVENT_TYPES.length).distinct()
+  vine
+    .string()
+    .trim()
+    .maxLength(2048)
+    .url({ require_protocol: true, protocols: ['http', 'https'], require_tld: false })
+const events = () =>
+  vine
+    .array(vine.enum(SUBSCRIBABLE_EVENT_TYPES))
+    .minLength(1)
+    .maxLength(SUBSCRIBABLE_EVENT_TYPES.length)
+    .distinct()
 const description = () => vine.string().trim().maxLength(500)
 const rateLimit = () => integer().range([1, 10_000])
 export const createWebhookEndpointValidator = vine.create(
@@ -46,7 +63,9 @@ const deliveryFilters = {
 export const endpointDeliveriesValidator = vine.create(strictObject(deliveryFilters))
 
 /** `GET /v1/webhook-deliveries`: the same filters across endpoints. */
-export const deliveriesValidator = vine.create(strictObject({ ...deliveryFilters, endpoint_id: uuid().optional() }))
+export const deliveriesValidator = vine.create(
+  strictObject({ ...deliveryFilters, endpoint_id: uuid().optional() })
+)
 
 export const recoverValidator = vine.create(
   strictObject({

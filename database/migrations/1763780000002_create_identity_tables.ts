@@ -53,7 +53,12 @@ export default class extends BaseSchema {
 
     this.schema.createTable('oauth_access_tokens', (table) => {
       table.uuid('id').primary()
-      table.uuid('client_id').notNullable().references('id').inTable('oauth_clients').onDelete('CASCADE')
+      table
+        .uuid('client_id')
+        .notNullable()
+        .references('id')
+        .inTable('oauth_clients')
+        .onDelete('CASCADE')
       table.string('token_hash', 64).notNullable().unique()
       table.specificType('scope', 'text[]').notNullable()
       table.timestamp('expires_at', { useTz: true }).notNullable()
@@ -89,7 +94,14 @@ export default class extends BaseSchema {
   }
 
   async down() {
-    for (const name of ['publisher_invitations', 'access_log', 'oauth_access_tokens', 'oauth_clients', 'api_keys', 'users']) {
+    for (const name of [
+      'publisher_invitations',
+      'access_log',
+      'oauth_access_tokens',
+      'oauth_clients',
+      'api_keys',
+      'users',
+    ]) {
       this.schema.dropTable(name)
     }
   }

@@ -49,8 +49,18 @@ export default class extends BaseSchema {
     this.schema.createTable('webhook_deliveries', (table) => {
       table.uuid('id').primary()
       // Erasing an event (retention) takes its deliveries with it.
-      table.uuid('event_id').notNullable().references('id').inTable('outbox_events').onDelete('CASCADE')
-      table.uuid('endpoint_id').notNullable().references('id').inTable('webhook_endpoints').onDelete('CASCADE')
+      table
+        .uuid('event_id')
+        .notNullable()
+        .references('id')
+        .inTable('outbox_events')
+        .onDelete('CASCADE')
+      table
+        .uuid('endpoint_id')
+        .notNullable()
+        .references('id')
+        .inTable('webhook_endpoints')
+        .onDelete('CASCADE')
       table.string('event_type', 64).notNullable()
       table.timestamp('event_created_at', { useTz: true }).notNullable()
       table.string('environment', 8).notNullable()
@@ -88,8 +98,18 @@ export default class extends BaseSchema {
     this.schema.createTable('webhook_attempts', (table) => {
       table.uuid('id').primary()
       /** Null for a `webhook.ping` probe of a disabled endpoint. */
-      table.uuid('delivery_id').nullable().references('id').inTable('webhook_deliveries').onDelete('CASCADE')
-      table.uuid('endpoint_id').notNullable().references('id').inTable('webhook_endpoints').onDelete('CASCADE')
+      table
+        .uuid('delivery_id')
+        .nullable()
+        .references('id')
+        .inTable('webhook_deliveries')
+        .onDelete('CASCADE')
+      table
+        .uuid('endpoint_id')
+        .notNullable()
+        .references('id')
+        .inTable('webhook_endpoints')
+        .onDelete('CASCADE')
       table.integer('attempt').notNullable()
       table.string('trigger', 16).notNullable()
       table.timestamp('started_at', { useTz: true }).notNullable()
@@ -107,7 +127,12 @@ export default class extends BaseSchema {
     this.schema.createTable('webhook_recoveries', (table) => {
       table.uuid('id').primary()
       table.string('kind', 16).notNullable()
-      table.uuid('endpoint_id').nullable().references('id').inTable('webhook_endpoints').onDelete('CASCADE')
+      table
+        .uuid('endpoint_id')
+        .nullable()
+        .references('id')
+        .inTable('webhook_endpoints')
+        .onDelete('CASCADE')
       table.string('owner_type', 16).notNullable()
       table.uuid('publisher_id').nullable()
       table.uuid('buyer_id').nullable()

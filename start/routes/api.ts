@@ -30,10 +30,22 @@ router
 
         router.post('publishers', [PublishersController, 'store']).as('publishers.store')
         router.get('publishers', [PublishersController, 'index']).as('publishers.index')
-        router.get('publishers/:id', [PublishersController, 'show']).where('id', uuid).as('publishers.show')
-        router.patch('publishers/:id', [PublishersController, 'update']).where('id', uuid).as('publishers.update')
-        router.get('publishers/:id/quality-rules', [QualityRulesController, 'show']).where('id', uuid).as('quality_rules.show')
-        router.put('publishers/:id/quality-rules', [QualityRulesController, 'update']).where('id', uuid).as('quality_rules.update')
+        router
+          .get('publishers/:id', [PublishersController, 'show'])
+          .where('id', uuid)
+          .as('publishers.show')
+        router
+          .patch('publishers/:id', [PublishersController, 'update'])
+          .where('id', uuid)
+          .as('publishers.update')
+        router
+          .get('publishers/:id/quality-rules', [QualityRulesController, 'show'])
+          .where('id', uuid)
+          .as('quality_rules.show')
+        router
+          .put('publishers/:id/quality-rules', [QualityRulesController, 'update'])
+          .where('id', uuid)
+          .as('quality_rules.update')
 
         router.post('buyers', [BuyersController, 'store']).as('buyers.store')
         router.get('buyers', [BuyersController, 'index']).as('buyers.index')
@@ -41,29 +53,51 @@ router
 
         router.post('routing-rules', [RoutingRulesController, 'store']).as('routing_rules.store')
         router.get('routing-rules', [RoutingRulesController, 'index']).as('routing_rules.index')
-        router.get('routing-rules/:id', [RoutingRulesController, 'show']).where('id', uuid).as('routing_rules.show')
-        router.patch('routing-rules/:id', [RoutingRulesController, 'update']).where('id', uuid).as('routing_rules.update')
-        router.delete('routing-rules/:id', [RoutingRulesController, 'destroy']).where('id', uuid).as('routing_rules.destroy')
+        router
+          .get('routing-rules/:id', [RoutingRulesController, 'show'])
+          .where('id', uuid)
+          .as('routing_rules.show')
+        router
+          .patch('routing-rules/:id', [RoutingRulesController, 'update'])
+          .where('id', uuid)
+          .as('routing_rules.update')
+        router
+          .delete('routing-rules/:id', [RoutingRulesController, 'destroy'])
+          .where('id', uuid)
+          .as('routing_rules.destroy')
 
         router.post('api-keys', [ApiKeysController, 'store']).as('api_keys.store')
         router.get('api-keys', [ApiKeysController, 'index']).as('api_keys.index')
-        router.delete('api-keys/:id', [ApiKeysController, 'destroy']).where('id', uuid).as('api_keys.destroy')
+        router
+          .delete('api-keys/:id', [ApiKeysController, 'destroy'])
+          .where('id', uuid)
+          .as('api_keys.destroy')
 
         router.post('oauth-clients', [OauthClientsController, 'store']).as('oauth_clients.store')
         router.get('oauth-clients', [OauthClientsController, 'index']).as('oauth_clients.index')
-        router.delete('oauth-clients/:id', [OauthClientsController, 'destroy']).where('id', uuid).as('oauth_clients.destroy')
+        router
+          .delete('oauth-clients/:id', [OauthClientsController, 'destroy'])
+          .where('id', uuid)
+          .as('oauth_clients.destroy')
 
         router.post('leads', [LeadsController, 'store']).as('leads.store')
         router.get('leads', [LeadsController, 'index']).as('leads.index')
         router.get('leads/:id', [LeadsController, 'show']).where('id', uuid).as('leads.show')
         router.post('requests', [RequestsController, 'store']).as('requests.store')
-        router.get('requests/:id', [RequestsController, 'show']).where('id', uuid).as('requests.show')
+        router
+          .get('requests/:id', [RequestsController, 'show'])
+          .where('id', uuid)
+          .as('requests.show')
 
         router.get('audit-logs', [AuditLogsController, 'index']).as('audit_logs.index')
         router.get('audit-logs/verify', [AuditLogsController, 'verify']).as('audit_logs.verify')
         router.get('audit-logs/proof', [AuditLogsController, 'proof']).as('audit_logs.proof')
-        router.get('audit-logs/consistency', [AuditLogsController, 'consistency']).as('audit_logs.consistency')
-        router.get('audit-logs/checkpoints/latest', [AuditLogsController, 'latestCheckpoint']).as('audit_logs.checkpoints.latest')
+        router
+          .get('audit-logs/consistency', [AuditLogsController, 'consistency'])
+          .as('audit_logs.consistency')
+        router
+          .get('audit-logs/checkpoints/latest', [AuditLogsController, 'latestCheckpoint'])
+          .as('audit_logs.checkpoints.latest')
 
         router.post('users', [UsersController, 'store']).as('users.store')
         router.get('users', [UsersController, 'index']).as('users.index')

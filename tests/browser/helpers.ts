@@ -1,7 +1,7 @@
 import type { Page } from 'playwright'
 import app from '@adonisjs/core/services/app'
 import User, { type Role } from '#models/user'
-import OperatorService from '#services/operator_service'
+import OperatorService from '#services/access/operator_service'
 import { mailTo } from '#tests/support/mailbox'
 import { unique } from '#tests/support/fixtures'
 

@@ -3,9 +3,9 @@ import app from '@adonisjs/core/services/app'
 import Buyer from '#models/buyer'
 import Label from '#models/label'
 import type { Environment, Permission } from '#auth/principal'
-import ApiKeyService from '#services/api_key_service'
-import PublisherService from '#services/publisher_service'
-import { SYSTEM_OPERATOR } from '#services/operator_service'
+import ApiKeyService from '#services/access/api_key_service'
+import PublisherService from '#services/catalogue/publisher_service'
+import { SYSTEM_OPERATOR } from '#services/access/operator_service'
 
 /** A short unique suffix so every test builds its own world and never sees another's. */
 export function unique(prefix: string) {
@@ -74,8 +74,20 @@ export function leadBody(publisher: string, overrides: Record<string, any> = {})
   const n = Math.floor(Math.random() * 9_000_000) + 1_000_000
   return {
     publisher,
-    contact: { name: 'Jan Jansen', email: `jan.${n}@example.nl`, phone: `+316${String(n).padStart(8, '1')}`, postal_code: '1012 AB', country: 'NL', ...overrides.contact },
-    provenance: { source: 'facebook', campaign: 'winter-2026', landing_page: 'https://energy.example/offer', ...overrides.provenance },
+    contact: {
+      name: 'Jan Jansen',
+      email: `jan.${n}@example.nl`,
+      phone: `+316${String(n).padStart(8, '1')}`,
+      postal_code: '1012 AB',
+      country: 'NL',
+      ...overrides.contact,
+    },
+    provenance: {
+      source: 'facebook',
+      campaign: 'winter-2026',
+      landing_page: 'https://energy.example/offer',
+      ...overrides.provenance,
+    },
     consent: {
       given: true,
       text: 'I agree that Demo Energy may contact me about my energy contract.',

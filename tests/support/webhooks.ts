@@ -6,7 +6,7 @@ import { Redis } from 'ioredis'
 import app from '@adonisjs/core/services/app'
 import webhooksConfig from '#config/webhooks'
 import services from '#config/services'
-import { WebhookRuntime, type RuntimeOptions } from '#webhooks/runtime'
+import { WebhookRuntime, type RuntimeOptions } from '#services/webhooks/runtime'
 
 export type Received = {
   headers: http.IncomingHttpHeaders
@@ -50,7 +50,12 @@ export class Receiver {
       request.on('data', (chunk) => chunks.push(chunk))
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8')
-        const entry: Received = { headers: request.headers, body, json: safeJson(body), at: Date.now() }
+        const entry: Received = {
+          headers: request.headers,
+          body,
+          json: safeJson(body),
+          at: Date.now(),
+        }
         receiver.received.push(entry)
         const answer = receiver.behaviour(entry, receiver.received.length - 1)
         if (answer.hold) {
@@ -97,7 +102,11 @@ function safeJson(text: string) {
 }
 
 /** Polls until `check` returns something truthy, or fails with `what`. */
-export async function eventually<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  what: string,
+  timeoutMs = 15_000
+): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
   const deadline = Date.now() + timeoutMs
   let last: unknown
   while (Date.now() < deadline) {
@@ -118,7 +127,9 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
  * A test clock for the webhook machinery: retries in milliseconds, short
  * leases and sweeps. Returns a function that puts the real values back.
  */
-export function compressWebhookClock(overrides: (config: typeof webhooksConfig) => void = () => {}) {
+export function compressWebhookClock(
+  overrides: (config: typeof webhooksConfig) => void = () => {}
+) {
   const saved = structuredClone(webhooksConfig)
   webhooksConfig.retrySchedule = [0, 150, 300, 450]
   webhooksConfig.minDelayAfterThrottleMs = 400
@@ -196,14 +207,38 @@ export class PrivateRedis {
   }
 
   async restart() {
-    this.process = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
-      stdio: 'ignore',
-    })
+    this.process = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--daemonize',
+        'no',
+      ],
+      {
+        stdio: 'ignore',
+      }
+    )
     let missing: Error | null = null
     this.process.once('error', (error) => (missing = error))
     await eventually(async () => {
-      if (missing) throw new Error(`this test starts its own redis-server and needs the binary on PATH (apt-get install redis-server): ${missing}`)
-      const client = new Redis({ port: this.port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
+      if (missing)
+        throw new Error(
+          `this test starts its own redis-server and needs the binary on PATH (apt-get install redis-server): ${missing}`
+        )
+      const client = new Redis({
+        port: this.port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      })
       client.on('error', () => {})
       try {
         await client.connect()

@@ -1,9 +1,8 @@
 import { DateTime } from 'luxon'
 import type { NormalizeConstructor } from '@adonisjs/core/types/helpers'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
-import type { Environment, Permission } from '#auth/principal'
-
-export type OwnerType = 'operator' | 'publisher' | 'buyer'
+import type { Permission } from '#auth/principal'
+import { withOwnerScope } from '#models/mixins/with_owner_scope'
 
 /**
  * What an API key and an OAuth client have in common: whom they act for and
@@ -12,24 +11,12 @@ export type OwnerType = 'operator' | 'publisher' | 'buyer'
 export function withCredentialScope<Model extends NormalizeConstructor<typeof BaseModel>>(
   superclass: Model
 ) {
-  class CredentialScope extends superclass {
+  class CredentialScope extends withOwnerScope(superclass) {
     @column()
     declare name: string
 
     @column()
-    declare ownerType: OwnerType
-
-    @column()
-    declare publisherId: string | null
-
-    @column()
-    declare buyerId: string | null
-
-    @column()
     declare permissions: Permission[]
-
-    @column()
-    declare environment: Environment
 
     @column()
     declare allowedIps: string[]

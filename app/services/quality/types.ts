@@ -1,4 +1,4 @@
-import type { AudienceCriterion, QualityRules, RuleAction } from '#validators/quality_rules'
+import type { AudienceCriterion, QualityRules, RuleAction } from '#services/quality/quality_rules'
 
 export type AttributeValue = string | number | boolean
 

@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import type { AudienceCriterion } from '#validators/quality_rules'
+import type { AudienceCriterion } from '#services/quality/quality_rules'
 import { evaluate, lead, reasonsOf } from '#tests/unit/quality/lead_builder'
 
 function judge(

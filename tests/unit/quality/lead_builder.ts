@@ -1,4 +1,4 @@
-import type { QualityRules } from '#validators/quality_rules'
+import type { QualityRules } from '#services/quality/quality_rules'
 import type { EvaluationContext, LeadInput } from '#services/quality/types'
 import { evaluateLead } from '#services/quality/evaluate_lead'
 

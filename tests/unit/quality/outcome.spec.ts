@@ -1,5 +1,5 @@
 import { test } from '@japa/runner'
-import type { QualityRules } from '#validators/quality_rules'
+import type { QualityRules } from '#services/quality/quality_rules'
 import { evaluate, lead, reasonsOf } from '#tests/unit/quality/lead_builder'
 
 test.group('Quality rules / outcome and defaults', () => {

@@ -1,4 +1,4 @@
-import type { AudienceOperator } from '#validators/quality_rules'
+import type { AudienceOperator } from '#services/quality/quality_rules'
 
 /**
  * Attribute values arrive as JSON strings, numbers or booleans, and a form

@@ -1,0 +1,83 @@
+import { inject } from '@adonisjs/core'
+import Buyer from '#models/buyer'
+import Publisher from '#models/publisher'
+import type Principal from '#auth/principal'
+import type { Environment, Permission } from '#auth/principal'
+import ApiProblem from '#exceptions/api_problem'
+import type { OwnerType } from '#models/mixins/with_owner_scope'
+import { normaliseCidr } from '#services/access/ip_allowlist'
+
+export type ScopeInput = {
+  publisher_id?: string
+  buyer_id?: string
+  permissions: Permission[]
+  environment: Environment
+  allowed_ips?: string[]
+}
+
+export type ResolvedScope = {
+  ownerType: OwnerType
+  publisherId: string | null
+  buyerId: string | null
+  permissions: Permission[]
+  environment: Environment
+  allowedIps: string[]
+}
+
+/**
+ * Decides whom a new credential acts for and checks the grantor may give it:
+ * the operator grants anything; a publisher only keys for itself, never
+ * more permissions or another environment than its own.
+ */
+@inject()
+export default class CredentialScopeService {
+  async resolve(principal: Principal, input: ScopeInput): Promise<ResolvedScope> {
+    const permissions = [...new Set(input.permissions)].sort() as Permission[]
+    const allowedIps = [...new Set((input.allowed_ips ?? []).map(normaliseCidr))]
+    const base = { permissions, environment: input.environment, allowedIps }
+
+    if (principal.isOperator) {
+      if (input.publisher_id) {
+        const publisher = await Publisher.find(input.publisher_id)
+        if (!publisher) throw unknownOwner('publisher_id', 'No publisher has this id.')
+        return { ...base, ownerType: 'publisher', publisherId: publisher.id, buyerId: null }
+      }
+      if (input.buyer_id) {
+        const buyer = await Buyer.find(input.buyer_id)
+        if (!buyer) throw unknownOwner('buyer_id', 'No buyer has this id.')
+        return { ...base, ownerType: 'buyer', publisherId: null, buyerId: buyer.id }
+      }
+      return { ...base, ownerType: 'operator', publisherId: null, buyerId: null }
+    }
+
+    if (principal.kind !== 'publisher') {
+      throw ApiProblem.forbidden(
+        'forbidden',
+        'Only the operator and publishers manage credentials.'
+      )
+    }
+    if (input.buyer_id || (input.publisher_id && input.publisher_id !== principal.publisherId)) {
+      throw unknownOwner(
+        input.buyer_id ? 'buyer_id' : 'publisher_id',
+        'You can only create credentials for your own publisher.'
+      )
+    }
+    if (permissions.some((permission) => !principal.can(permission))) {
+      throw ApiProblem.forbidden(
+        'permission_escalation',
+        'A credential cannot grant permissions its creator does not hold.'
+      )
+    }
+    if (principal.environment === 'sandbox' && input.environment === 'live') {
+      throw ApiProblem.forbidden(
+        'environment_not_allowed',
+        'A sandbox credential cannot create live credentials.'
+      )
+    }
+    return { ...base, ownerType: 'publisher', publisherId: principal.publisherId, buyerId: null }
+  }
+}
+
+function unknownOwner(field: string, message: string) {
+  return ApiProblem.unprocessable([{ field, code: 'exists', message }])
+}

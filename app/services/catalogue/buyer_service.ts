@@ -1,0 +1,55 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import Buyer from '#models/buyer'
+import type Principal from '#auth/principal'
+import ApiProblem from '#exceptions/api_problem'
+import AccessLogService from '#services/access/access_log_service'
+import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
+
+export type CreateBuyerInput = { name: string; contact_email: string }
+
+@inject()
+export default class BuyerService {
+  constructor(protected accessLog: AccessLogService) {}
+
+  async create(principal: Principal, input: CreateBuyerInput) {
+    return db.transaction(async (trx) => {
+      const buyer = await Buyer.create(
+        { name: input.name, contactEmail: input.contact_email, status: 'active' },
+        { client: trx }
+      )
+      await this.accessLog.record(
+        principal.actor,
+        'buyer.created',
+        { type: 'buyer', id: buyer.id, buyerId: buyer.id },
+        { trx }
+      )
+      return buyer
+    })
+  }
+
+  /**
+   * The operator sees every buyer, a buyer only itself (the policy still
+   * refuses it: the catalogue is the operator's), anyone else none.
+   */
+  visibleTo(principal: Principal) {
+    const query = Buyer.query()
+    if (!principal.isOperator) {
+      query.where(
+        'id',
+        (principal.kind === 'buyer' && principal.buyerId) || '00000000-0000-0000-0000-000000000000'
+      )
+    }
+    return query
+  }
+
+  list(principal: Principal, page: PageRequest) {
+    return paginate(this.visibleTo(principal), page)
+  }
+
+  async findVisible(principal: Principal, id: string) {
+    const buyer = await this.visibleTo(principal).where('id', id).first()
+    if (!buyer) throw ApiProblem.notFound('buyer')
+    return buyer
+  }
+}

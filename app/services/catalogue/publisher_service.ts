@@ -1,0 +1,159 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import { uuidv7 } from 'uuidv7'
+import Label from '#models/label'
+import Publisher, { type DeliveryMethod, type PublisherStatus } from '#models/publisher'
+import type Principal from '#auth/principal'
+import ApiProblem from '#exceptions/api_problem'
+import AccessLogService from '#services/access/access_log_service'
+import TenancyService from '#services/platform/tenancy_service'
+import InvitationService from '#services/access/invitation_service'
+import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
+import { isUniqueViolation } from '#services/sql/unique_violation'
+
+export type CreatePublisherInput = {
+  slug: string
+  name: string
+  contact_email: string
+  label?: string
+  country?: string
+}
+
+export type UpdatePublisherInput = {
+  name?: string
+  status?: Exclude<PublisherStatus, 'invited'>
+  delivery_methods?: DeliveryMethod[]
+}
+
+export type PublisherFilters = PageRequest & { status?: PublisherStatus; label?: string }
+
+const NO_ID = '00000000-0000-0000-0000-000000000000'
+
+@inject()
+export default class PublisherService {
+  constructor(
+    protected tenancy: TenancyService,
+    protected invitations: InvitationService,
+    protected accessLog: AccessLogService
+  ) {}
+
+  /**
+   * The publisher row, its schema and its tenant tables are created in one
+   * transaction: a publisher never exists without its world, nor the reverse.
+   * The invitation is mailed after the commit.
+   */
+  async create(principal: Principal, input: CreatePublisherInput) {
+    if (await Publisher.findBy('slug', input.slug)) throw slugTaken(input.slug)
+    const label = input.label ? await Label.findBy('slug', input.label) : null
+    if (input.label && !label) {
+      throw ApiProblem.unprocessable([
+        { field: 'label', code: 'exists', message: `No label with slug "${input.label}".` },
+      ])
+    }
+
+    const id = uuidv7()
+    let created
+    try {
+      created = await db.transaction(async (trx) => {
+        const publisher = await Publisher.create(
+          {
+            id,
+            slug: input.slug,
+            name: input.name,
+            contactEmail: input.contact_email,
+            labelId: label?.id ?? null,
+            country: input.country ?? 'NL',
+            status: 'invited',
+            deliveryMethods: [],
+            onboardingStep: 'choose_delivery_method',
+            schemaName: TenancyService.schemaNameFor(id),
+            qualityRules: {},
+          },
+          { client: trx }
+        )
+        await this.tenancy.provision(trx, publisher)
+        const invitation = await this.invitations.create(trx, publisher)
+        await this.accessLog.record(
+          principal.actor,
+          'publisher.invited',
+          { type: 'publisher', id: publisher.id, publisherId: publisher.id },
+          { trx }
+        )
+        return { publisher, invitationUrl: invitation.url }
+      })
+    } catch (error) {
+      // Two requests racing for one slug: the loser gets the same 409 as a late caller.
+      if (isUniqueViolation(error, 'publishers_slug_unique')) throw slugTaken(input.slug)
+      throw error
+    }
+    created.publisher.$setRelated('label', label as Label)
+    await this.invitations.send(created.publisher, created.invitationUrl)
+    return created.publisher
+  }
+
+  /** The operator sees every publisher, a publisher only itself, anyone else none. */
+  visibleTo(principal: Principal) {
+    const query = Publisher.query().preload('label')
+    if (!principal.isOperator) {
+      query.where('id', (principal.kind === 'publisher' && principal.publisherId) || NO_ID)
+    }
+    return query
+  }
+
+  async list(principal: Principal, filters: PublisherFilters) {
+    const query = this.visibleTo(principal)
+    if (filters.status) query.where('status', filters.status)
+    if (filters.label) query.whereHas('label', (label) => label.where('slug', filters.label!))
+    return paginate(query, filters)
+  }
+
+  async findVisible(principal: Principal, id: string) {
+    const publisher = await this.visibleTo(principal).where('id', id).first()
+    if (!publisher) throw ApiProblem.notFound('publisher')
+    return publisher
+  }
+
+  async update(principal: Principal, publisher: Publisher, input: UpdatePublisherInput) {
+    const fields = Object.keys(input)
+    if (fields.length === 0) return publisher
+    await db.transaction(async (trx) => {
+      publisher.useTransaction(trx)
+      publisher.merge({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.status !== undefined ? { status: input.status } : {}),
+        ...(input.delivery_methods !== undefined
+          ? { deliveryMethods: [...new Set(input.delivery_methods)] }
+          : {}),
+      })
+      publisher.onboardingStep = onboardingStepOf(publisher)
+      await publisher.save()
+      await this.accessLog.record(
+        principal.actor,
+        'publisher.updated',
+        { type: 'publisher', id: publisher.id, publisherId: publisher.id },
+        { details: { fields, ...(input.status ? { status: input.status } : {}) }, trx }
+      )
+    })
+    return publisher
+  }
+}
+
+function slugTaken(slug: string) {
+  return ApiProblem.conflict('slug_taken', `A publisher with slug "${slug}" already exists.`)
+}
+
+/**
+ * Onboarding, in the spec's order: invite, choose delivery method, set
+ * quality rules, go live (and monitor). Rules left at the defaults (`{}`)
+ * count as set once the operator has saved them: `rulesSaved` says so at
+ * that moment, and afterwards a step past `set_quality_rules` remembers it.
+ */
+export function onboardingStepOf(publisher: Publisher, rulesSaved = false) {
+  if (publisher.status === 'live' || publisher.status === 'paused') return 'monitor'
+  if (publisher.deliveryMethods.length === 0) return 'choose_delivery_method'
+  const rulesSet =
+    rulesSaved ||
+    Object.keys(publisher.qualityRules ?? {}).length > 0 ||
+    publisher.onboardingStep === 'go_live'
+  return rulesSet ? 'go_live' : 'set_quality_rules'
+}

@@ -1,0 +1,157 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import Label from '#models/label'
+import Publisher from '#models/publisher'
+import type Principal from '#auth/principal'
+import ApiProblem from '#exceptions/api_problem'
+import TenancyService from '#services/platform/tenancy_service'
+import { paginate, type PageRequest } from '#services/sql/cursor_pagination'
+import {
+  leadToJson,
+  type LeadAudience,
+  type LeadRow,
+  type RoutingFacts,
+} from '#services/leads/lead_presenter'
+
+export type LeadFilters = PageRequest & {
+  status?: string
+  publisher?: string
+  label?: string
+  environment?: 'live' | 'sandbox'
+  from?: Date
+  to?: Date
+  /** true: accepted live leads nobody bought yet; false: leads sold to a buyer. */
+  unsold?: boolean
+  /** Operator only: leads sold to this buyer. */
+  buyer_id?: string
+}
+
+type FactRow = { id: string; publisher_id: string } & Partial<RoutingFacts>
+
+/** The `lead_facts` columns that say what routing decided. */
+const ROUTING_COLUMNS = [
+  'buyer_id',
+  'routing_rule_id',
+  'price_cents',
+  'payout_cents',
+  'currency',
+  'unsold_reason',
+  'matched_at',
+  'routed_at',
+]
+
+/** Operator and compliance see the whole routing decision; publishers and buyers their own side of it. */
+function audienceOf(principal: Principal): LeadAudience {
+  return principal.kind === 'publisher' || principal.kind === 'buyer' ? principal.kind : 'operator'
+}
+
+/**
+ * Reads leads for whoever asks: a publisher its own, a buyer those delivered
+ * to it, the operator all. `lead_facts` answers who may see what; the lead
+ * itself is read from its publisher's schema.
+ */
+@inject()
+export default class LeadService {
+  constructor(protected tenancy: TenancyService) {}
+
+  visibleFacts(principal: Principal) {
+    const query = db.from('lead_facts').select('lead_id as id', 'publisher_id', ...ROUTING_COLUMNS)
+    if (principal.kind === 'publisher') {
+      query
+        .where('publisher_id', principal.publisherId!)
+        .where('environment', principal.environment)
+    } else if (principal.kind === 'buyer') {
+      query.where('buyer_id', principal.buyerId!).where('environment', 'live')
+    }
+    return query
+  }
+
+  async findVisible(principal: Principal, id: string) {
+    const fact: FactRow | null = await this.visibleFacts(principal).where('lead_id', id).first()
+    if (!fact) throw ApiProblem.notFound('lead')
+    const [lead] = await this.load([fact], audienceOf(principal))
+    if (!lead) throw ApiProblem.notFound('lead')
+    return lead
+  }
+
+  async list(principal: Principal, filters: LeadFilters) {
+    const query = this.visibleFacts(principal)
+    if (principal.isOperator || principal.kind === 'compliance') {
+      query.where('environment', filters.environment ?? 'live')
+    }
+    if (filters.status) query.where('status', filters.status)
+    if (filters.from) query.where('created_at', '>=', filters.from)
+    if (filters.to) query.where('created_at', '<', filters.to)
+    if (filters.publisher) {
+      query.whereIn(
+        'publisher_id',
+        db.from('publishers').select('id').where('slug', filters.publisher)
+      )
+    }
+    if (filters.label) {
+      query.whereIn('label_id', db.from('labels').select('id').where('slug', filters.label))
+    }
+    if (filters.unsold === true) query.where('status', 'accepted').whereNull('buyer_id')
+    if (filters.unsold === false) query.whereNotNull('buyer_id')
+    if (filters.buyer_id) {
+      // Which buyer took a publisher's leads is the operator's business alone.
+      if (audienceOf(principal) !== 'operator') {
+        throw ApiProblem.forbidden(
+          'filter_not_allowed',
+          'Only the operator filters leads by buyer.'
+        )
+      }
+      query.where('buyer_id', filters.buyer_id)
+    }
+    const page = await paginate<FactRow>(query, filters, 'lead_id')
+    return { data: await this.load(page.data, audienceOf(principal)), next_cursor: page.nextCursor }
+  }
+
+  /** One query per publisher schema on the page, then back in the facts' order. */
+  async load(facts: FactRow[], audience?: LeadAudience) {
+    const byPublisher = new Map<string, string[]>()
+    for (const fact of facts) {
+      byPublisher.set(fact.publisher_id, [...(byPublisher.get(fact.publisher_id) ?? []), fact.id])
+    }
+    const publishers = await Publisher.query().whereIn('id', [...byPublisher.keys()])
+    const labelRows = await Label.query().whereIn(
+      'id',
+      publishers.map((p) => p.labelId).filter((id): id is string => !!id)
+    )
+    const labels = new Map(labelRows.map((label) => [label.id, label.slug]))
+    const routing = new Map(facts.map((fact) => [fact.id, fact]))
+    const found = new Map<string, ReturnType<typeof leadToJson>>()
+    for (const publisher of publishers) {
+      const rows: LeadRow[] = await this.tenancy.run(publisher, (trx) =>
+        trx.from('leads').whereIn('id', byPublisher.get(publisher.id)!).select('*')
+      )
+      for (const row of rows) {
+        found.set(
+          row.id,
+          leadToJson(row, {
+            publisherSlug: publisher.slug,
+            labelSlug: publisher.labelId ? (labels.get(publisher.labelId) ?? null) : null,
+            audience,
+            routing: routingFacts(routing.get(row.id)),
+          })
+        )
+      }
+    }
+    return facts.map((fact) => found.get(fact.id)).filter((lead) => lead !== undefined)
+  }
+}
+
+/** The routing columns of a facts row, when the row was read with them. */
+function routingFacts(fact: FactRow | undefined): RoutingFacts | undefined {
+  if (!fact || !('buyer_id' in fact)) return undefined
+  return {
+    buyer_id: fact.buyer_id ?? null,
+    routing_rule_id: fact.routing_rule_id ?? null,
+    price_cents: fact.price_cents ?? null,
+    payout_cents: fact.payout_cents ?? null,
+    currency: fact.currency ?? null,
+    unsold_reason: fact.unsold_reason ?? null,
+    matched_at: fact.matched_at ?? null,
+    routed_at: fact.routed_at ?? null,
+  }
+}

@@ -1,0 +1,153 @@
+import { Queue, Worker, type Job } from 'bullmq'
+import app from '@adonisjs/core/services/app'
+import logger from '@adonisjs/core/services/logger'
+import routingConfig from '#config/routing'
+import { redisConnection } from '#config/redis'
+import RoutingService from '#services/routing/routing_service'
+import RoutingSweeper from '#services/routing/sweeper'
+
+type RoutingJob = { leadId: string } | Record<string, never>
+
+export const SWEEP_SCHEDULER = 'routing-sweep'
+const ENQUEUE_TIMEOUT_MS = 2000
+/** After a failed enqueue, intake stops trying for a while: the sweeper routes those leads from Postgres. */
+const SKIP_AFTER_FAILURE_MS = 5000
+let skipUntil = 0
+const queues = new Map<string, Queue<RoutingJob>>()
+let closesWithApp = false
+
+/** One producer per key prefix, opened on first use and closed when the app terminates. */
+export function routingQueue(prefix = routingConfig.prefix) {
+  let queue = queues.get(prefix)
+  if (!queue) {
+    // A request still in flight at shutdown must not open a connection nobody will close.
+    if (app.isTerminating || app.isTerminated) throw new Error('the application is shutting down')
+    if (!closesWithApp) {
+      closesWithApp = true
+      app.terminating(() => closeRoutingQueues())
+    }
+    queue = new Queue<RoutingJob>(routingConfig.queue, { connection: redisConnection, prefix })
+    queue.on('error', (error) => logger.warn({ err: error }, 'routing queue: redis error'))
+    queues.set(prefix, queue)
+  }
+  return queue
+}
+
+/**
+ * Queues routing for leads accepted live: call it after the intake
+ * transaction commits. The job id is the lead id, so a lead queued twice
+ * (intake and the sweeper, say) is routed once. Never throws: when Redis
+ * cannot take the job, the sweeper picks the lead up later from Postgres.
+ */
+export async function enqueueRouting(
+  leadIds: string | string[],
+  options: { prefix?: string } = {}
+): Promise<boolean> {
+  const ids = Array.isArray(leadIds) ? leadIds : [leadIds]
+  if (ids.length === 0) return true
+  // A publisher is waiting for the answer: while Redis is known to be away, do not make it wait again.
+  if (Date.now() < skipUntil) return false
+  let timer: NodeJS.Timeout | undefined
+  // With Redis away the client would hold the call until it reconnects; the caller is answering a publisher.
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error('routing queue did not answer in time')),
+      ENQUEUE_TIMEOUT_MS
+    )
+  })
+  try {
+    const adding = routingQueue(options.prefix).addBulk(
+      ids.map((leadId) => ({
+        name: 'route',
+        data: { leadId },
+        opts: {
+          jobId: leadId,
+          // Finished jobs are dropped so the id is free for a later retry by the sweeper.
+          removeOnComplete: true,
+          removeOnFail: true,
+          attempts: 3,
+          backoff: { type: 'exponential', delay: 500 },
+        },
+      }))
+    )
+    await Promise.race([adding, timeout])
+    return true
+  } catch (error) {
+    skipUntil = Date.now() + SKIP_AFTER_FAILURE_MS
+    logger.error(
+      { err: error, leads: ids.length },
+      'routing: could not queue; the sweeper will retry'
+    )
+    return false
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export type RoutingWorkerOptions = {
+  concurrency?: number
+  prefix?: string
+  /** Also run the sweeper every `routing.sweepIntervalSeconds` (default true). */
+  sweep?: boolean
+  /** Uniform [0, 1) source for weighted choices (tests seed it). */
+  random?: () => number
+}
+
+/**
+ * Starts a routing worker in this process; resolves, once it is connected,
+ * to a function that stops it (finishing jobs in flight).
+ */
+export async function startRoutingWorker(options: RoutingWorkerOptions = {}) {
+  const prefix = options.prefix ?? routingConfig.prefix
+  const routing = await app.container.make(RoutingService)
+
+  const worker = new Worker<RoutingJob>(
+    routingConfig.queue,
+    async (job: Job<RoutingJob>) => {
+      if (job.name === 'sweep') return sweepRouting({ prefix })
+      return routing.route((job.data as { leadId: string }).leadId, { random: options.random })
+    },
+    {
+      connection: redisConnection,
+      prefix,
+      concurrency: options.concurrency ?? routingConfig.concurrency,
+    }
+  )
+  worker.on('failed', (job, error) =>
+    logger.error({ err: error, jobId: job?.id, attempts: job?.attemptsMade }, 'routing job failed')
+  )
+  worker.on('error', (error) => logger.warn({ err: error }, 'routing worker: redis error'))
+  await worker.waitUntilReady()
+
+  if (options.sweep ?? true) {
+    // Upserted by every worker; Redis keeps one scheduler, so sweeps never pile up.
+    await routingQueue(prefix).upsertJobScheduler(
+      SWEEP_SCHEDULER,
+      { every: routingConfig.sweepIntervalSeconds * 1000 },
+      { name: 'sweep', data: {}, opts: { removeOnComplete: true, removeOnFail: true } }
+    )
+  }
+
+  return async () => {
+    await worker.close()
+  }
+}
+
+/**
+ * One sweep (the worker runs it on a schedule): re-queues the unsold leads
+ * that are due another try and drops counter rows of periods long over.
+ */
+export async function sweepRouting(options: { prefix?: string; now?: Date } = {}) {
+  const sweeper = await app.container.make(RoutingSweeper)
+  const due = await sweeper.dueLeads({ now: options.now })
+  await enqueueRouting(due, { prefix: options.prefix })
+  await sweeper.pruneUsage(options.now)
+  return { requeued: due.length }
+}
+
+/** Closes the producers (shutdown, end of a test run or benchmark). */
+export async function closeRoutingQueues() {
+  const open = [...queues.values()]
+  queues.clear()
+  await Promise.all(open.map((queue) => queue.close()))
+}

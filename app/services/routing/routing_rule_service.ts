@@ -1,0 +1,199 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import Buyer from '#models/buyer'
+import Label from '#models/label'
+import Publisher from '#models/publisher'
+import RoutingRule, { type Caps, type WeeklySchedule } from '#models/routing_rule'
+import type Principal from '#auth/principal'
+import ApiProblem, { type FieldError } from '#exceptions/api_problem'
+import AccessLogService from '#services/access/access_log_service'
+import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
+import type { AudienceCriterion } from '#services/quality/quality_rules'
+
+export type RoutingRuleInput = {
+  buyer_id: string
+  labels?: string[]
+  publishers?: string[]
+  criteria?: AudienceCriterion[]
+  price_cents: number
+  payout_cents: number
+  currency: string
+  caps?: Caps
+  schedule?: WeeklySchedule | null
+  priority?: number
+  weight?: number
+  enabled?: boolean
+}
+
+export type RoutingRulePatch = Partial<RoutingRuleInput>
+
+/**
+ * Storage of routing rules: which buyer takes which leads at what price.
+ * The rule keeps label ids; callers speak label slugs, translated here.
+ */
+@inject()
+export default class RoutingRuleService {
+  constructor(protected accessLog: AccessLogService) {}
+
+  async create(principal: Principal, input: RoutingRuleInput) {
+    const labelIds = await this.resolveReferences(input, input)
+    return db.transaction(async (trx) => {
+      const rule = await RoutingRule.create(
+        {
+          buyerId: input.buyer_id,
+          labelIds: labelIds ?? [],
+          publisherIds: input.publishers ?? [],
+          criteria: input.criteria ?? [],
+          priceCents: input.price_cents,
+          payoutCents: input.payout_cents,
+          currency: input.currency,
+          caps: input.caps ?? {},
+          schedule: input.schedule ?? null,
+          priority: input.priority ?? 0,
+          weight: input.weight ?? 1,
+          enabled: input.enabled ?? true,
+        },
+        { client: trx }
+      )
+      await this.log(principal, 'routing_rule.created', rule, trx)
+      return rule
+    })
+  }
+
+  async update(principal: Principal, rule: RoutingRule, patch: RoutingRulePatch) {
+    const fields = Object.keys(patch)
+    if (fields.length === 0) return rule
+    const merged = {
+      price_cents: patch.price_cents ?? rule.priceCents,
+      payout_cents: patch.payout_cents ?? rule.payoutCents,
+    }
+    const labelIds = await this.resolveReferences(patch, merged)
+    await db.transaction(async (trx) => {
+      rule.useTransaction(trx)
+      rule.merge({
+        ...(patch.buyer_id !== undefined ? { buyerId: patch.buyer_id } : {}),
+        ...(labelIds !== undefined ? { labelIds } : {}),
+        ...(patch.publishers !== undefined ? { publisherIds: patch.publishers } : {}),
+        ...(patch.criteria !== undefined ? { criteria: patch.criteria } : {}),
+        ...(patch.price_cents !== undefined ? { priceCents: patch.price_cents } : {}),
+        ...(patch.payout_cents !== undefined ? { payoutCents: patch.payout_cents } : {}),
+        ...(patch.currency !== undefined ? { currency: patch.currency } : {}),
+        ...(patch.caps !== undefined ? { caps: patch.caps } : {}),
+        ...(patch.schedule !== undefined ? { schedule: patch.schedule } : {}),
+        ...(patch.priority !== undefined ? { priority: patch.priority } : {}),
+        ...(patch.weight !== undefined ? { weight: patch.weight } : {}),
+        ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+      })
+      await rule.save()
+      await this.log(principal, 'routing_rule.updated', rule, trx, { fields })
+    })
+    return rule
+  }
+
+  async delete(principal: Principal, rule: RoutingRule) {
+    await db.transaction(async (trx) => {
+      rule.useTransaction(trx)
+      await rule.delete()
+      await this.log(principal, 'routing_rule.deleted', rule, trx)
+    })
+  }
+
+  /** Routing rules are the operator's margins: nobody else sees one. */
+  visibleTo(principal: Principal) {
+    const query = RoutingRule.query()
+    if (!principal.isOperator) query.whereRaw('false')
+    return query
+  }
+
+  list(principal: Principal, filters: PageRequest & { buyer_id?: string }) {
+    const query = this.visibleTo(principal)
+    if (filters.buyer_id) query.where('buyer_id', filters.buyer_id)
+    return paginate(query, filters)
+  }
+
+  async findVisible(principal: Principal, id: string) {
+    const rule = await this.visibleTo(principal).where('id', id).first()
+    if (!rule) throw ApiProblem.notFound('routing rule')
+    return rule
+  }
+
+  /** Label id → slug for every label the given rules name, in one query. */
+  async labelSlugsFor(rules: RoutingRule[]) {
+    const ids = [...new Set(rules.flatMap((rule) => rule.labelIds))]
+    const labels = ids.length > 0 ? await Label.query().whereIn('id', ids).select('id', 'slug') : []
+    return new Map(labels.map((label) => [label.id, label.slug]))
+  }
+
+  /**
+   * Checks that the buyer, labels and publishers named exist and that the
+   * payout leaves a margin; reports every problem at once. Returns the label
+   * ids when labels were given.
+   */
+  protected async resolveReferences(
+    input: RoutingRulePatch,
+    money: { price_cents: number; payout_cents: number }
+  ) {
+    const errors: FieldError[] = []
+    if (input.buyer_id !== undefined && !(await Buyer.find(input.buyer_id))) {
+      errors.push({ field: 'buyer_id', code: 'exists', message: 'No buyer has this id.' })
+    }
+
+    let labelIds: string[] | undefined
+    if (input.labels !== undefined) {
+      const found =
+        input.labels.length > 0
+          ? await Label.query().whereIn('slug', input.labels).select('id', 'slug')
+          : []
+      const idOf = new Map(found.map((label) => [label.slug, label.id]))
+      input.labels.forEach((slug, index) => {
+        if (!idOf.has(slug))
+          errors.push({
+            field: `labels.${index}`,
+            code: 'exists',
+            message: `No label with slug "${slug}".`,
+          })
+      })
+      labelIds = input.labels.flatMap((slug) => idOf.get(slug) ?? [])
+    }
+
+    if (input.publishers !== undefined && input.publishers.length > 0) {
+      const existing = await Publisher.query().whereIn('id', input.publishers).select('id')
+      const found = new Set(existing.map((publisher) => publisher.id))
+      input.publishers.forEach((id, index) => {
+        if (!found.has(id))
+          errors.push({
+            field: `publishers.${index}`,
+            code: 'exists',
+            message: 'No publisher has this id.',
+          })
+      })
+    }
+
+    if (money.payout_cents > money.price_cents) {
+      errors.push({
+        field: 'payout_cents',
+        code: 'payout_exceeds_price',
+        message: `The payout (${money.payout_cents}) cannot exceed the price (${money.price_cents}).`,
+      })
+    }
+
+    if (errors.length > 0) throw ApiProblem.unprocessable(errors)
+    return labelIds
+  }
+
+  protected log(
+    principal: Principal,
+    action: string,
+    rule: RoutingRule,
+    trx: TransactionClientContract,
+    details: Record<string, unknown> = {}
+  ) {
+    return this.accessLog.record(
+      principal.actor,
+      action,
+      { type: 'routing_rule', id: rule.id, buyerId: rule.buyerId },
+      { details, trx }
+    )
+  }
+}

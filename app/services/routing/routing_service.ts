@@ -1,0 +1,301 @@
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import TenancyService from '#services/platform/tenancy_service'
+import OutboxService from '#services/webhooks/outbox_service'
+import AuditChainService, {
+  CHAIN_HEAD_COLUMNS,
+  type ChainHead,
+  chainHeadOf,
+} from '#services/audit/audit_chain_service'
+import RoutingRuleBook, { RULES_VERSION_SQL, type ActiveRule } from '#services/routing/rule_book'
+import { CapLedger, isCapped } from '#services/routing/caps'
+import { matchFoundData } from '#services/routing/match_event'
+import {
+  type RoutableLead,
+  rankCandidates,
+  screen,
+  type UnsoldReason,
+} from '#services/routing/selection'
+import { GroupCommit } from '#services/sql/group_commit'
+import { type Part, insertTogether, rawPart, rowsOf } from '#services/sql/insert_together'
+import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
+import routingConfig from '#config/routing'
+import { normaliseLead } from '#services/quality/normalise'
+import type { LeadInput } from '#services/quality/types'
+
+export type RoutingOutcome =
+  | { outcome: 'matched'; leadId: string; ruleId: string; buyerId: string }
+  | { outcome: 'unsold'; leadId: string; reason: UnsoldReason }
+  | { outcome: 'skipped'; leadId: string; reason: 'unknown' | 'sandbox' | 'not_accepted' }
+
+export type RouteOptions = {
+  /** The routing moment: schedules, cap periods and timestamps read it (tests move it). */
+  now?: Date
+  /** Uniform [0, 1) source for the weighted choice among equal priorities. */
+  random?: () => number
+}
+
+type LeadFact = {
+  lead_id: string
+  environment: string
+  status: string
+  buyer_id: string | null
+  publisher_id: string
+  label_id: string | null
+  schema_name: string
+  country: string
+  label_slug: string | null
+  rules_version: string
+}
+
+/** A lead waiting for its publisher's next routing transaction. */
+type Offer = { fact: LeadFact; rules: ActiveRule[]; now: Date; random: () => number }
+type StoredLead = Parameters<typeof matchFoundData>[0] & { status: string }
+type Match = { offer: Offer; lead: StoredLead; rule: ActiveRule }
+type Unsold = { offer: Offer; reason: UnsoldReason }
+
+/** Facts of leads asked for together are read in one query. */
+const lookups = new GroupCommit<string, LeadFact | undefined>({ maxSize: 64, maxInFlight: 1 })
+/** Leads of one publisher routed together share one transaction (group commit). */
+const groups = new GroupCommit<Offer, RoutingOutcome>(routingConfig.groupCommit)
+
+/**
+ * Sells one accepted live lead to one buyer (exclusive delivery). Safe to
+ * run twice for a lead, or for many leads at once: the lead row is locked
+ * for the decision and only an `accepted` lead is routed. Leads of one
+ * publisher that arrive while its routing transaction is open are decided
+ * and written together by the next one, each with its own outcome.
+ */
+@inject()
+export default class RoutingService {
+  constructor(
+    protected tenancy: TenancyService,
+    protected audit: AuditChainService,
+    protected outbox: OutboxService,
+    protected book: RoutingRuleBook
+  ) {}
+
+  async route(leadId: string, options: RouteOptions = {}): Promise<RoutingOutcome> {
+    const fact = await lookups.add('facts', leadId, (ids) => this.facts(ids))
+    if (!fact) return { outcome: 'skipped', leadId, reason: 'unknown' }
+    // Sandbox leads exercise integrations; they are never sold.
+    if (fact.environment !== 'live') return { outcome: 'skipped', leadId, reason: 'sandbox' }
+    if (fact.status !== 'accepted' || fact.buyer_id) {
+      return { outcome: 'skipped', leadId, reason: 'not_accepted' }
+    }
+    const offer: Offer = {
+      fact,
+      rules: await this.book.current(fact.rules_version),
+      now: options.now ?? new Date(),
+      random: options.random ?? Math.random,
+    }
+    return groups.add(fact.schema_name, offer, (offers) =>
+      this.tenancy.run({ schemaName: fact.schema_name }, (trx) => this.decide(trx, offers))
+    )
+  }
+
+  private async facts(leadIds: string[]) {
+    const result = await db.connection().rawQuery(
+      `SELECT f.lead_id, f.environment, f.status, f.buyer_id, f.publisher_id, f.label_id,
+              p.schema_name, p.country, l.slug AS label_slug, ${RULES_VERSION_SQL} AS rules_version
+         FROM lead_facts f JOIN publishers p ON p.id = f.publisher_id
+         LEFT JOIN labels l ON l.id = f.label_id
+        WHERE f.lead_id = ANY(?::uuid[])`,
+      [leadIds]
+    )
+    const byId = new Map<string, LeadFact>(result.rows.map((row: LeadFact) => [row.lead_id, row]))
+    return leadIds.map((id) => byId.get(id))
+  }
+
+  /** One publisher's offers in its tenant transaction: lock, choose, take caps, write. */
+  private async decide(trx: TransactionClientContract, offers: Offer[]) {
+    const ids = [...new Set(offers.map((offer) => offer.fact.lead_id))].sort()
+    // The leads and their chain heads in one statement, in lead order; each lead before its head, as before.
+    const locked = await trx.rawQuery(
+      `SELECT l.*, ${CHAIN_HEAD_COLUMNS} FROM leads l JOIN audit.chain_heads h ON h.lead_id = l.id
+       WHERE l.id = ANY(?::uuid[]) ORDER BY l.id FOR UPDATE OF l, h`,
+      [ids]
+    )
+    const stored = new Map<string, StoredLead>(locked.rows.map((row: any) => [row.id, row]))
+    const heads = new Map<string, ChainHead>(
+      locked.rows.map((row: any) => [row.id, chainHeadOf(row)])
+    )
+
+    const ranked = offers.map((offer) => {
+      const lead = stored.get(offer.fact.lead_id)
+      // Gone, sold meanwhile, or twice in this group: routed once.
+      if (!lead || lead.status !== 'accepted') return null
+      stored.delete(offer.fact.lead_id)
+      const { eligible, reason } = screen(offer.rules, routable(offer.fact, lead), offer.now)
+      return { offer, lead, reason, candidates: rankCandidates(eligible, offer.random) }
+    })
+    // The endpoints of every buyer the group might sell to, read with the cap counters: its match.found
+    // deliveries are then written with the match, one round trip fewer while the counters are held.
+    const buyers = [
+      ...new Set(ranked.flatMap((entry) => entry?.candidates ?? []).map((rule) => rule.buyerId)),
+    ]
+    const endpointScopes = buyers.map((buyerId) => ({
+      publisherId: null,
+      buyerId,
+      environment: 'live' as const,
+    }))
+    // Past the first uncapped candidate a lead never reaches: its later rules' counters are not needed.
+    const { ledger: caps, rows } = await CapLedger.lock(
+      trx,
+      ranked.flatMap((entry) => {
+        if (!entry) return []
+        const reach = entry.candidates.findIndex((rule) => !isCapped(rule))
+        const needed = reach === -1 ? entry.candidates : entry.candidates.slice(0, reach)
+        return needed.map((rule) => ({ rule, at: entry.offer.now }))
+      }),
+      buyers.length ? [this.outbox.endpointsFor(endpointScopes)] : []
+    )
+    const endpoints = (rows[0] ?? []) as SubscribedEndpoint[]
+
+    const matches: Match[] = []
+    const unsold: Unsold[] = []
+    const outcomes = ranked.map((entry, index): RoutingOutcome => {
+      const leadId = offers[index].fact.lead_id
+      if (!entry) return { outcome: 'skipped', leadId, reason: 'not_accepted' }
+      const rule = entry.candidates.find((candidate) => caps.take(candidate, entry.offer.now))
+      if (!rule) {
+        unsold.push({ offer: entry.offer, reason: entry.reason })
+        return { outcome: 'unsold', leadId, reason: entry.reason }
+      }
+      matches.push({ offer: entry.offer, lead: entry.lead, rule })
+      return { outcome: 'matched', leadId, ruleId: rule.id, buyerId: rule.buyerId }
+    })
+    await this.record(trx, { matches, unsold, heads, endpoints, caps: caps.update() })
+    return outcomes
+  }
+
+  /**
+   * Everything the decisions change, in the routing transaction and in one
+   * statement: caps, leads, facts, audit trails, match.found events and
+   * their deliveries to the buyers' endpoints (read under the same lock).
+   */
+  private async record(
+    trx: TransactionClientContract,
+    decided: {
+      matches: Match[]
+      unsold: Unsold[]
+      heads: Map<string, ChainHead>
+      endpoints: SubscribedEndpoint[]
+      caps: Part | null
+    }
+  ) {
+    const { matches, unsold, heads, endpoints, caps } = decided
+    const parts: Part[] = caps ? [caps] : []
+    if (unsold.length > 0) parts.push(unsoldFacts(unsold))
+    if (matches.length === 0) {
+      if (parts.length > 0) await insertTogether(trx, parts)
+      return
+    }
+    parts.push(...matchedLeadsAndFacts(matches))
+    const trails = this.audit.extendTrailInserts(
+      matches.map(({ offer, rule }) => ({
+        head: heads.get(offer.fact.lead_id)!,
+        input: {
+          publisherId: offer.fact.publisher_id,
+          leadId: offer.fact.lead_id,
+          environment: 'live',
+          entries: [
+            {
+              event: 'lead.delivered',
+              actor: `rule:${rule.id}`,
+              statusFrom: 'accepted',
+              statusTo: 'matched',
+            },
+          ],
+        },
+      }))
+    )
+    parts.push(...trails.parts)
+    // Only the buyer's endpoints get this event: it carries the contact and the price, so no publisher id.
+    const now = new Date(Math.max(...matches.map(({ offer }) => offer.now.getTime())))
+    const events = this.outbox.stage(
+      matches.map(({ offer, lead, rule }) => ({
+        type: 'match.found',
+        publisherId: null,
+        buyerId: rule.buyerId,
+        leadId: offer.fact.lead_id,
+        environment: 'live' as const,
+        data: matchFoundData(lead, rule, offer.fact.label_slug ?? null, offer.now),
+      })),
+      now
+    )
+    await insertTogether(trx, [...parts, ...this.outbox.writes(events, endpoints)])
+  }
+}
+
+function routable(fact: LeadFact, lead: StoredLead): RoutableLead {
+  const input: LeadInput = {
+    publisher: '',
+    contact: lead.contact,
+    provenance: lead.provenance,
+    consent: lead.consent,
+    attributes: lead.attributes,
+  }
+  return {
+    publisherId: fact.publisher_id,
+    labelId: fact.label_id,
+    input,
+    normalised: normaliseLead(input, fact.country),
+  }
+}
+
+/** The sold leads in their schema and their facts in public, as two UPDATEs. */
+function matchedLeadsAndFacts(matches: Match[]): Part[] {
+  const sold = rowsOf(
+    [
+      ['lead_id', 'uuid'],
+      ['buyer_id', 'uuid'],
+      ['rule_id', 'uuid'],
+      ['price_cents', 'int'],
+      ['payout_cents', 'int'],
+      ['currency', 'text'],
+      ['at', 'timestamptz'],
+    ],
+    matches.map(({ offer, rule }) => ({
+      lead_id: offer.fact.lead_id,
+      buyer_id: rule.buyerId,
+      rule_id: rule.id,
+      price_cents: rule.priceCents,
+      payout_cents: rule.payoutCents,
+      currency: rule.currency,
+      at: offer.now,
+    }))
+  )
+  return [
+    rawPart(
+      `UPDATE leads l SET status = 'matched', updated_at = v.at FROM ${sold.from} WHERE l.id = v.lead_id`,
+      sold.bindings
+    ),
+    rawPart(
+      `UPDATE public.lead_facts f SET status = 'matched', buyer_id = v.buyer_id,
+         routing_rule_id = v.rule_id, price_cents = v.price_cents, payout_cents = v.payout_cents,
+         currency = v.currency, matched_at = v.at, routed_at = v.at, unsold_reason = NULL,
+         updated_at = v.at
+       FROM ${sold.from} WHERE f.lead_id = v.lead_id`,
+      sold.bindings
+    ),
+  ]
+}
+
+/** Why each unsold lead found no buyer, and when it was tried (the sweeper offers it again later). */
+function unsoldFacts(unsold: Unsold[]): Part {
+  const tried = rowsOf(
+    [
+      ['lead_id', 'uuid'],
+      ['reason', 'text'],
+      ['at', 'timestamptz'],
+    ],
+    unsold.map(({ offer, reason }) => ({ lead_id: offer.fact.lead_id, reason, at: offer.now }))
+  )
+  return rawPart(
+    `UPDATE public.lead_facts f SET unsold_reason = v.reason, routed_at = v.at, updated_at = v.at
+     FROM ${tried.from} WHERE f.lead_id = v.lead_id`,
+    tried.bindings
+  )
+}

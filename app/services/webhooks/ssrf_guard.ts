@@ -1,0 +1,168 @@
+import dns from 'node:dns'
+import net from 'node:net'
+import ipaddr from 'ipaddr.js'
+import type { FieldError } from '#exceptions/api_problem'
+
+export type ResolvedAddress = { address: string; family: number }
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>
+
+const systemResolver: Resolver = (hostname) => dns.promises.lookup(hostname, { all: true })
+
+/** A dial refused because the host is (or resolves to) an address Leadgate must not reach. */
+export class SsrfRefused extends Error {
+  readonly code = 'ssrf_refused'
+  constructor(
+    readonly host: string,
+    readonly address: string,
+    readonly range: string
+  ) {
+    super(`${host} resolves to ${address} (${range}), which webhooks may not reach`)
+  }
+}
+
+type Block = [ipaddr.IPv4 | ipaddr.IPv6, number]
+
+/**
+ * Which addresses a webhook may reach: public unicast only, plus what the
+ * allowlist names. ipaddr.js classifies loopback, private, link-local, CGNAT,
+ * unique-local, IPv4-mapped, NAT64, 6to4, multicast and reserved space; all
+ * of them are refused. A mapped address matches only a mapped allowlist
+ * entry, so allowing 127.0.0.1 does not open ::ffff:127.0.0.1.
+ */
+export class AddressPolicy {
+  private readonly blocks: Block[]
+
+  constructor(allow: string[]) {
+    this.blocks = allow.map((entry) =>
+      entry.includes('/') ? ipaddr.parseCIDR(entry) : wholeAddress(entry)
+    )
+  }
+
+  /** The range that refuses the address, or null when it may be dialled. */
+  refusal(address: string): string | null {
+    let parsed: ipaddr.IPv4 | ipaddr.IPv6
+    try {
+      parsed = ipaddr.parse(address)
+    } catch {
+      return 'invalid'
+    }
+    if (
+      this.blocks.some(
+        ([network, bits]) => network.kind() === parsed.kind() && parsed.match(network as any, bits)
+      )
+    ) {
+      return null
+    }
+    const range = parsed.range()
+    return range === 'unicast' ? null : range
+  }
+}
+
+function wholeAddress(entry: string): Block {
+  const address = ipaddr.parse(entry)
+  return [address, address.kind() === 'ipv4' ? 32 : 128]
+}
+
+/** The URL's host without IPv6 brackets. */
+export function hostOf(url: URL) {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1')
+}
+
+type SaveCheck = {
+  policy: AddressPolicy
+  requireHttps: boolean
+  resolveTimeoutMs: number
+  resolver?: Resolver
+}
+
+/**
+ * The check when an endpoint is saved. A literal address or a name that
+ * resolves to a refused address is an error; a name that does not resolve
+ * (yet) is accepted, since every dial checks again.
+ */
+export async function urlProblem(text: string, options: SaveCheck): Promise<FieldError | null> {
+  const problem = (code: string, message: string) => ({ field: 'url', code, message })
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return problem('url', 'Use an absolute http(s) URL.')
+  }
+  if (url.protocol !== 'https:' && (url.protocol !== 'http:' || options.requireHttps)) {
+    return problem(
+      'https_required',
+      options.requireHttps ? 'Endpoints must use https.' : 'Use an http or https URL.'
+    )
+  }
+  if (url.username || url.password) {
+    return problem(
+      'url_credentials',
+      'Put no credentials in the URL; verify deliveries with the signing secret instead.'
+    )
+  }
+  const host = hostOf(url)
+  let addresses: ResolvedAddress[]
+  if (net.isIP(host)) {
+    addresses = [{ address: host, family: net.isIP(host) }]
+  } else {
+    addresses = await withTimeout(
+      (options.resolver ?? systemResolver)(host),
+      options.resolveTimeoutMs
+    ).catch(() => [])
+  }
+  for (const { address } of addresses) {
+    const range = options.policy.refusal(address)
+    if (range) {
+      return problem(
+        'forbidden_address',
+        `${host} is a ${range} address (${address}); webhooks only reach public addresses.`
+      )
+    }
+  }
+  return null
+}
+
+/**
+ * A `lookup` for http.request that resolves, refuses any forbidden answer and
+ * pins the connection to the address it checked, so a DNS answer that changes
+ * between the check and the connect (rebinding) cannot redirect the request.
+ */
+export function pinnedLookup(policy: AddressPolicy, resolver: Resolver = systemResolver) {
+  return (hostname: string, options: { all?: boolean }, callback: (...args: any[]) => void) => {
+    resolver(hostname).then(
+      (addresses) => {
+        if (addresses.length === 0) {
+          return callback(
+            Object.assign(new Error(`${hostname} does not resolve`), { code: 'ENOTFOUND' })
+          )
+        }
+        for (const { address } of addresses) {
+          const range = policy.refusal(address)
+          if (range) return callback(new SsrfRefused(hostname, address, range))
+        }
+        const pinned = addresses[0]
+        if (options?.all) return callback(null, [pinned])
+        callback(null, pinned.address, pinned.family)
+      },
+      (error) => callback(error)
+    )
+  }
+}
+
+/** Node skips `lookup` for literal addresses, so those are checked before the dial. */
+export function assertLiteralAllowed(url: URL, policy: AddressPolicy) {
+  const host = hostOf(url)
+  if (!net.isIP(host)) return
+  const range = policy.refusal(host)
+  if (range) throw new SsrfRefused(host, host, range)
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timeout')), ms)
+    promise.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error) => (clearTimeout(timer), reject(error))
+    )
+  })
+}

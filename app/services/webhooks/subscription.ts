@@ -1,0 +1,75 @@
+import type { Environment, PrincipalKind } from '#auth/principal'
+import type { OwnerType } from '#models/mixins/with_owner_scope'
+import { SUBSCRIBABLE_EVENT_TYPES } from '#services/webhooks/event_schemas'
+
+export type Subscriber = {
+  ownerType: OwnerType
+  publisherId: string | null
+  buyerId: string | null
+  environment: Environment
+}
+
+export type EventScope = {
+  type: string
+  publisherId: string | null
+  buyerId: string | null
+  environment: Environment
+}
+
+const HEALTH_EVENTS = ['endpoint.failing', 'endpoint.disabled', 'endpoint.recovered']
+
+/**
+ * What an owner may subscribe to, from the visibility table: the operator
+ * everything; a publisher its own leads, consent, disputes and payouts but
+ * never a match (buyers and prices are not its to see); a buyer the leads
+ * matched to it. Everyone hears about the health of their own endpoints.
+ */
+export function subscribableBy(ownerType: OwnerType): string[] {
+  if (ownerType === 'operator') return [...SUBSCRIBABLE_EVENT_TYPES]
+  if (ownerType === 'buyer') return ['match.found', ...HEALTH_EVENTS]
+  return SUBSCRIBABLE_EVENT_TYPES.filter((type) => type !== 'match.found')
+}
+
+/** Whether an event is the owner's to see (subscriptions aside). Sandbox and live never mix. */
+export function mayReceive(subscriber: Subscriber, event: EventScope) {
+  if (subscriber.environment !== event.environment) return false
+  if (!subscribableBy(subscriber.ownerType).includes(event.type)) return false
+  if (subscriber.ownerType === 'operator') return true
+  if (subscriber.ownerType === 'publisher')
+    return event.publisherId !== null && event.publisherId === subscriber.publisherId
+  return event.buyerId !== null && event.buyerId === subscriber.buyerId
+}
+
+/** The endpoint receives the event: it subscribed to the type and may see it. */
+export function receives(endpoint: Subscriber & { events: string[] }, event: EventScope) {
+  return endpoint.events.includes(event.type) && mayReceive(endpoint, event)
+}
+
+/**
+ * `mayReceive` as SQL over `webhook_endpoints e` and `outbox_events ev`, for
+ * the set-based work of recovery. A unit test holds both forms together.
+ */
+export const RECEIVES_SQL = `
+  ev.environment = e.environment
+  AND ev.type = ANY(e.events)
+  AND (
+    e.owner_type = 'operator'
+    OR (e.owner_type = 'publisher' AND ev.publisher_id = e.publisher_id AND ev.type <> 'match.found')
+    OR (e.owner_type = 'buyer' AND ev.buyer_id = e.buyer_id AND (ev.type = 'match.found' OR ev.type LIKE 'endpoint.%'))
+  )`
+
+/** The principal as a subscriber: what it may see of events (replay). */
+export function subscriberOf(principal: {
+  kind: PrincipalKind
+  publisherId: string | null
+  buyerId: string | null
+  environment: Environment
+}): Subscriber | null {
+  if (principal.kind === 'compliance') return null
+  return {
+    ownerType: principal.kind,
+    publisherId: principal.publisherId,
+    buyerId: principal.buyerId,
+    environment: principal.environment,
+  }
+}

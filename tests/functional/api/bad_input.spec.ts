@@ -1,0 +1,897 @@
+import { randomUUID } from 'node:crypto'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import router from '@adonisjs/core/services/router'
+import db from '@adonisjs/lucid/services/db'
+import Label from '#models/label'
+import Buyer from '#models/buyer'
+import Publisher from '#models/publisher'
+import RoutingRule from '#models/routing_rule'
+import User from '#models/user'
+import OauthClientService from '#services/access/oauth_client_service'
+import { SYSTEM_OPERATOR } from '#services/access/operator_service'
+import {
+  createBuyer,
+  createKey,
+  createLabel,
+  createPublisher,
+  leadBody,
+  livePublisher,
+  operatorKey,
+  unique,
+} from '#tests/support/fixtures'
+import {
+  snapshotDatabase,
+  snapshotDifference,
+  type DatabaseSnapshot,
+} from '#tests/support/db_snapshot'
+
+/**
+ * Every write route of the API, fed malformed, mistyped, incomplete,
+ * oversized, hostile and mislabelled bodies: each answer is a 4xx problem
+ * with a `code`, and the database is exactly as it was (row counts of every
+ * table in every schema, and the schemas themselves).
+ */
+type Body = Record<string, any>
+type Prepared = { path: string; key: string; body: () => Body }
+type SweepRoute = {
+  route: string
+  prepare: (client: any) => Promise<Prepared>
+  /** The route takes no body: only what the body parser and media-type check refuse applies. */
+  bodyless?: boolean
+  /** Top-level fields a request cannot leave out. */
+  required: string[]
+  /** Fields holding a slug (a reference or an identifier, never free text). */
+  slugs?: string[]
+  /** Objects that take any key (custom attributes). */
+  openObjects?: string[]
+}
+
+const SQL = "'; DROP TABLE publishers; --"
+const LONG = 'a'.repeat(10_000)
+
+const credentialBody = async () => {
+  const publisher = await createPublisher()
+  return () => ({
+    name: unique('cred'),
+    publisher_id: publisher.id,
+    permissions: ['read', 'submit'],
+    environment: 'live',
+    allowed_ips: ['203.0.113.0/24'],
+  })
+}
+
+const ROUTES: SweepRoute[] = [
+  {
+    route: 'POST /v1/labels',
+    required: ['slug', 'name'],
+    slugs: ['slug'],
+    prepare: async () => ({
+      path: '/v1/labels',
+      key: await operatorKey(),
+      body: () => ({
+        slug: unique('lbl'),
+        name: 'Acme Leads',
+        branding: { logo_url: 'https://cdn.example/logo.svg', primary_color: '#112233' },
+      }),
+    }),
+  },
+  {
+    route: 'POST /v1/publishers',
+    required: ['slug', 'name', 'contact_email'],
+    slugs: ['slug', 'label'],
+    prepare: async () => {
+      const label = await createLabel()
+      return {
+        path: '/v1/publishers',
+        key: await operatorKey(),
+        body: () => ({
+          slug: unique('pub'),
+          name: 'Acme Media',
+          contact_email: 'ops@acme.example',
+          label: label.slug,
+          country: 'NL',
+        }),
+      }
+    },
+  },
+  {
+    route: 'PATCH /v1/publishers/{id}',
+    required: [],
+    prepare: async () => ({
+      path: `/v1/publishers/${(await createPublisher()).id}`,
+      key: await operatorKey(),
+      body: () => ({ name: 'Renamed', status: 'paused', delivery_methods: ['api', 'form'] }),
+    }),
+  },
+  {
+    route: 'PUT /v1/publishers/{id}/quality-rules',
+    required: [],
+    prepare: async () => ({
+      path: `/v1/publishers/${(await createPublisher()).id}/quality-rules`,
+      key: await operatorKey(),
+      body: () => ({
+        required_fields: ['contact.email'],
+        postal_code: { required: true, action: 'reject' },
+        phone: { action: 'flag' },
+        email: { action: 'reject' },
+        consent: { required: true, action: 'reject', max_age_days: 30 },
+        target_audience: [
+          { field: 'attributes.age', op: 'between', value: [18, 75], action: 'reject' },
+        ],
+        duplicates: { window_days: 30, keys: ['contact.email'], action: 'flag' },
+      }),
+    }),
+  },
+  {
+    route: 'POST /v1/buyers',
+    required: ['name', 'contact_email'],
+    prepare: async () => ({
+      path: '/v1/buyers',
+      key: await operatorKey(),
+      body: () => ({ name: 'Solar Direct', contact_email: 'leads@solar.example' }),
+    }),
+  },
+  {
+    route: 'POST /v1/routing-rules',
+    required: ['buyer_id', 'price_cents', 'payout_cents', 'currency'],
+    prepare: async () => {
+      const [buyer, label] = [await createBuyer(), await createLabel()]
+      return {
+        path: '/v1/routing-rules',
+        key: await operatorKey(),
+        body: () => ({
+          buyer_id: buyer.id,
+          labels: [label.slug],
+          criteria: [{ field: 'attributes.homeowner', op: 'eq', value: true }],
+          price_cents: 2500,
+          payout_cents: 1500,
+          currency: 'EUR',
+          caps: { daily: 10 },
+          schedule: {
+            timezone: 'Europe/Amsterdam',
+            windows: [{ days: ['mon'], from: '09:00', to: '17:00' }],
+          },
+          priority: 5,
+          weight: 2,
+        }),
+      }
+    },
+  },
+  {
+    route: 'PATCH /v1/routing-rules/{id}',
+    required: [],
+    prepare: async () => {
+      const buyer = await createBuyer()
+      const rule = await RoutingRule.create({
+        buyerId: buyer.id,
+        labelIds: [],
+        publisherIds: [],
+        criteria: [],
+        priceCents: 100,
+        payoutCents: 50,
+        currency: 'EUR',
+        caps: {},
+        schedule: null,
+        priority: 0,
+        weight: 1,
+        enabled: true,
+      })
+      return {
+        path: `/v1/routing-rules/${rule.id}`,
+        key: await operatorKey(),
+        body: () => ({ price_cents: 300, priority: 2, enabled: false, caps: { monthly: 100 } }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/api-keys',
+    required: ['name', 'permissions', 'environment'],
+    prepare: async () => ({
+      path: '/v1/api-keys',
+      key: await operatorKey(),
+      body: await credentialBody(),
+    }),
+  },
+  {
+    route: 'POST /v1/oauth-clients',
+    required: ['name', 'permissions', 'environment'],
+    prepare: async () => ({
+      path: '/v1/oauth-clients',
+      key: await operatorKey(),
+      body: await credentialBody(),
+    }),
+  },
+  {
+    route: 'POST /v1/users',
+    required: ['email', 'password', 'role'],
+    prepare: async () => {
+      const publisher = await createPublisher()
+      return {
+        path: '/v1/users',
+        key: await operatorKey(),
+        body: () => ({
+          email: `${unique('user')}@acme.example`,
+          password: 'a-long-enough-password',
+          full_name: 'Anna',
+          role: 'publisher_user',
+          publisher_id: publisher.id,
+          permissions: ['read'],
+        }),
+      }
+    },
+  },
+  {
+    route: 'PATCH /v1/users/{id}',
+    required: [],
+    prepare: async () => {
+      const user = await User.create({
+        email: `${unique('user')}@acme.example`,
+        password: 'a-long-enough-password',
+        role: 'operator_admin',
+        permissions: ['read', 'submit'],
+      })
+      return {
+        path: `/v1/users/${user.id}`,
+        key: await operatorKey(),
+        body: () => ({ role: 'compliance_officer', permissions: ['read'], disabled: false }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/leads',
+    required: ['publisher', 'contact'],
+    slugs: ['publisher'],
+    openObjects: ['attributes'],
+    prepare: async () => {
+      const { publisher, key } = await livePublisher()
+      return {
+        path: '/v1/leads',
+        key,
+        body: () => leadBody(publisher.slug, { attributes: { age: 40, homeowner: true } }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/requests',
+    required: ['contact'],
+    slugs: ['publisher'],
+    openObjects: ['attributes'],
+    prepare: async () => {
+      const { publisher, key } = await livePublisher()
+      return {
+        path: '/v1/requests',
+        key,
+        body: () => leadBody(publisher.slug, { attributes: { age: 40 } }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/webhook-endpoints',
+    required: ['url', 'events'],
+    prepare: async () => {
+      const publisher = await createPublisher()
+      return {
+        path: '/v1/webhook-endpoints',
+        key: (await createKey({ publisherId: publisher.id })).secret,
+        body: () => ({
+          url: 'http://127.0.0.1:9/hooks',
+          events: ['lead.received'],
+          description: 'CRM sync',
+          fifo: true,
+          rate_limit_per_second: 5,
+        }),
+      }
+    },
+  },
+  {
+    route: 'PATCH /v1/webhook-endpoints/{id}',
+    required: [],
+    prepare: async (client) => {
+      const { key, endpointId } = await webhookWorld(client)
+      return {
+        path: `/v1/webhook-endpoints/${endpointId}`,
+        key,
+        body: () => ({
+          url: 'http://127.0.0.1:9/other',
+          events: ['lead.received'],
+          description: 'Renamed',
+          status: 'enabled',
+          fifo: false,
+          rate_limit_per_second: 10,
+        }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/webhook-endpoints/{id}/rotate-secret',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const { key, endpointId } = await webhookWorld(client)
+      return { path: `/v1/webhook-endpoints/${endpointId}/rotate-secret`, key, body: () => ({}) }
+    },
+  },
+  {
+    route: 'POST /v1/webhook-endpoints/{id}/recover',
+    required: ['since'],
+    prepare: async (client) => {
+      const { key, endpointId } = await webhookWorld(client)
+      return {
+        path: `/v1/webhook-endpoints/${endpointId}/recover`,
+        key,
+        body: () => ({ since: '2025-01-01T00:00:00Z', until: '2025-01-02T00:00:00Z' }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/webhook-deliveries/retry',
+    required: [],
+    prepare: async (client) => {
+      const { key, endpointId } = await webhookWorld(client)
+      return {
+        path: '/v1/webhook-deliveries/retry',
+        key,
+        body: () => ({
+          status: 'exhausted',
+          endpoint_id: endpointId,
+          type: 'lead.received',
+          from: '2025-01-01T00:00:00Z',
+          to: '2025-01-02T00:00:00Z',
+        }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/webhook-deliveries/{id}/retry',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const { key, deliveryId } = await webhookWorld(client)
+      return { path: `/v1/webhook-deliveries/${deliveryId}/retry`, key, body: () => ({}) }
+    },
+  },
+  {
+    route: 'POST /v1/events/{event_id}/replay',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const { key, eventId } = await webhookWorld(client)
+      return { path: `/v1/events/${eventId}/replay`, key, body: () => ({}) }
+    },
+  },
+]
+
+/** A publisher with a key, a subscribed endpoint and one delivery (of its first lead). */
+async function webhookWorld(client: any) {
+  const { publisher, key } = await livePublisher()
+  const endpoint = await client
+    .post('/v1/webhook-endpoints')
+    .bearerToken(key)
+    .json({ url: 'http://127.0.0.1:9/hooks', events: ['lead.received'] })
+  endpoint.assertStatus(201)
+  ;(await client.post('/v1/leads').bearerToken(key).json(leadBody(publisher.slug))).assertStatus(
+    201
+  )
+  const deliveries = await client
+    .get(`/v1/webhook-endpoints/${endpoint.body().id}/deliveries`)
+    .bearerToken(key)
+  const [delivery] = deliveries.body().data
+  return {
+    key,
+    endpointId: endpoint.body().id as string,
+    deliveryId: delivery.id as string,
+    eventId: delivery.event_id as string,
+  }
+}
+
+/**
+ * DELETE takes no body; a malformed or oversized one is still refused before
+ * anything is deleted, and an unknown id deletes nothing.
+ */
+const DELETE_ROUTES: {
+  route: string
+  table: string
+  prepare: (client: any) => Promise<Prepared>
+}[] = [
+  {
+    route: 'DELETE /v1/routing-rules/{id}',
+    table: 'routing_rules',
+    prepare: async () => {
+      const buyer = await createBuyer()
+      const rule = await RoutingRule.create({
+        buyerId: buyer.id,
+        labelIds: [],
+        publisherIds: [],
+        criteria: [],
+        priceCents: 100,
+        payoutCents: 50,
+        currency: 'EUR',
+        caps: {},
+        schedule: null,
+        priority: 0,
+        weight: 1,
+        enabled: true,
+      })
+      return { path: `/v1/routing-rules/${rule.id}`, key: await operatorKey(), body: () => ({}) }
+    },
+  },
+  {
+    route: 'DELETE /v1/api-keys/{id}',
+    table: 'api_keys',
+    prepare: async () => ({
+      path: `/v1/api-keys/${(await createKey()).apiKey.id}`,
+      key: await operatorKey(),
+      body: () => ({}),
+    }),
+  },
+  {
+    route: 'DELETE /v1/oauth-clients/{id}',
+    table: 'oauth_clients',
+    prepare: async () => {
+      const clients = await app.container.make(OauthClientService)
+      const { client } = await clients.create(SYSTEM_OPERATOR, {
+        name: unique('client'),
+        permissions: ['read'],
+        environment: 'live',
+      })
+      return { path: `/v1/oauth-clients/${client.id}`, key: await operatorKey(), body: () => ({}) }
+    },
+  },
+]
+
+DELETE_ROUTES.push({
+  route: 'DELETE /v1/webhook-endpoints/{id}',
+  table: 'webhook_endpoints',
+  prepare: async (client) => {
+    const { key, endpointId } = await webhookWorld(client)
+    return { path: `/v1/webhook-endpoints/${endpointId}`, key, body: () => ({}) }
+  },
+})
+
+const DELETE_CASES: Case[] = [
+  { name: 'malformed JSON body', raw: '{"a":', status: 400, code: 'malformed_json' },
+  {
+    name: 'body over the limit',
+    raw: JSON.stringify({ padding: 'x'.repeat(70 * 1024) }),
+    status: 413,
+    code: 'payload_too_large',
+  },
+  {
+    name: 'an id that does not exist',
+    path: (path) => path.replace(/[^/]+$/, randomUUID()),
+    status: 404,
+    code: 'not_found',
+  },
+]
+
+type Case = {
+  name: string
+  /** Replaces the route's own path, e.g. with an unknown id. */
+  path?: (path: string) => string
+  body?: unknown
+  raw?: string
+  type?: string
+  status: number | number[]
+  code?: string
+  field?: string
+}
+
+function leaves(value: unknown, path: string[] = []): { path: string[]; value: unknown }[] {
+  if (Array.isArray(value)) {
+    return [
+      { path, value },
+      ...value.flatMap((item, index) =>
+        typeof item === 'object'
+          ? leaves(item, [...path, String(index)])
+          : typeof item === 'string'
+            ? [{ path: [...path, String(index)], value: item }]
+            : []
+      ),
+    ]
+  }
+  if (value && typeof value === 'object') {
+    return [
+      ...(path.length ? [{ path, value }] : []),
+      ...Object.entries(value).flatMap(([key, child]) => leaves(child, [...path, key])),
+    ]
+  }
+  return [{ path, value }]
+}
+
+function withValue(body: Body, path: string[], value: unknown): Body {
+  const copy = structuredClone(body)
+  let node: any = copy
+  for (const segment of path.slice(0, -1)) node = node[segment]
+  if (value === undefined) delete node[path.at(-1)!]
+  else node[path.at(-1)!] = value
+  return copy
+}
+
+/** A value of another JSON type that no validator can coerce back. */
+function wrongTypeFor(value: unknown) {
+  if (typeof value === 'string') return 12345
+  if (typeof value === 'number') return 'not-a-number'
+  if (typeof value === 'boolean') return 'maybe'
+  if (Array.isArray(value)) return 'not-a-list'
+  return 'not-an-object'
+}
+
+/** What a route without a body still refuses: unparseable, mislabelled and oversized bodies. */
+const BODYLESS_CASES: Case[] = [
+  { name: 'malformed JSON', raw: '{"a":', status: 400, code: 'malformed_json' },
+  ...['42', '"text"', 'null', 'true'].map((raw) => ({
+    name: `JSON scalar ${raw}`,
+    raw,
+    status: 400,
+  })),
+  {
+    name: 'text/plain body',
+    raw: 'hello',
+    type: 'text/plain',
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'body over the limit',
+    raw: JSON.stringify({ padding: 'x'.repeat(70 * 1024) }),
+    status: 413,
+    code: 'payload_too_large',
+  },
+]
+
+function casesFor(route: SweepRoute, body: Body): Case[] {
+  if (route.bodyless) return BODYLESS_CASES
+  const cases: Case[] = [
+    { name: 'malformed JSON', raw: '{"a":', status: 400, code: 'malformed_json' },
+    ...['42', '"text"', 'null', 'true'].map((raw) => ({
+      name: `JSON scalar ${raw}`,
+      raw,
+      status: 400,
+    })),
+    { name: 'JSON array', raw: '[]', status: [400, 422] },
+    {
+      name: 'text/plain body',
+      raw: JSON.stringify(body),
+      type: 'text/plain',
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      name: 'XML body',
+      raw: '<lead/>',
+      type: 'application/xml',
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      name: 'body over the limit',
+      body: { ...body, padding: 'x'.repeat(70 * 1024) },
+      status: 413,
+      code: 'payload_too_large',
+    },
+    {
+      name: 'unknown top-level field',
+      body: { ...body, unexpected_field: 1 },
+      status: 422,
+      field: 'unexpected_field',
+    },
+    ...route.required.map((field) => ({
+      name: `missing ${field}`,
+      body: withValue(body, [field], undefined),
+      status: 422,
+      field,
+    })),
+    ...(route.slugs ?? [])
+      .filter((field) => field in body)
+      .map((field) => ({
+        name: `SQL in slug ${field}`,
+        body: { ...body, [field]: SQL },
+        status: 422,
+        field,
+      })),
+  ]
+  for (const { path, value } of leaves(body)) {
+    const field = path.join('.')
+    const open = (route.openObjects ?? []).some(
+      (name) => field === name || field.startsWith(`${name}.`)
+    )
+    // `value` of a criterion takes any JSON type; its shape depends on `op`.
+    if (path.at(-1) !== 'value' && !/^\d+$/.test(path.at(-1)!) && !open) {
+      cases.push({
+        name: `wrong type for ${field}`,
+        body: withValue(body, path, wrongTypeFor(value)),
+        status: 422,
+        field,
+      })
+    }
+    if (value && typeof value === 'object' && !Array.isArray(value) && !open) {
+      cases.push({
+        name: `unknown field in ${field}`,
+        body: withValue(body, [...path, 'unexpected_field'], 1),
+        status: 422,
+        field: `${field}.unexpected_field`,
+      })
+    }
+    if (typeof value === 'string') {
+      cases.push(
+        {
+          name: `null byte in ${field}`,
+          body: withValue(body, path, `ok\u0000${value}`),
+          status: 422,
+          field,
+        },
+        {
+          name: `bell character in ${field}`,
+          body: withValue(body, path, `ok\u0007${value}`),
+          status: 422,
+          field,
+        },
+        {
+          name: `10,000 characters in ${field}`,
+          body: withValue(body, path, LONG),
+          status: 422,
+          field,
+        }
+      )
+    }
+  }
+  return cases
+}
+
+async function send(client: any, method: string, prepared: Prepared, item: Case) {
+  const path = item.path ? item.path(prepared.path) : prepared.path
+  const request = client[method.toLowerCase()](path).bearerToken(prepared.key)
+  if (item.raw !== undefined)
+    return request.unsafeJson(item.raw).type(item.type ?? 'application/json')
+  return item.body === undefined ? request : request.json(item.body)
+}
+
+/** Sends each case and checks the answer and the database; returns the failures, so one run lists them all. */
+async function sweep(client: any, method: string, prepared: Prepared, cases: Case[]) {
+  const failures: string[] = []
+  let before: DatabaseSnapshot = await snapshotDatabase()
+  for (const item of cases) {
+    const response = await send(client, method, prepared, item)
+    const after = await snapshotDatabase()
+    const problems = problemsWith(response, item, snapshotDifference(before, after))
+    if (problems.length)
+      failures.push(`${item.name}: ${problems.join('; ')} — ${response.text().slice(0, 300)}`)
+    before = after
+  }
+  return failures
+}
+
+function problemsWith(response: any, item: Case, changed: Record<string, string>) {
+  const problems: string[] = []
+  const status = response.status()
+  const expected = [item.status].flat()
+  if (!expected.includes(status))
+    problems.push(`status ${status}, expected ${expected.join(' or ')}`)
+  if (!String(response.header('content-type')).startsWith('application/problem+json'))
+    problems.push(`content-type ${response.header('content-type')}`)
+  const body = response.body() ?? {}
+  if (typeof body.code !== 'string') problems.push('no code')
+  if (item.code && body.code !== item.code)
+    problems.push(`code ${body.code}, expected ${item.code}`)
+  if (
+    item.field &&
+    status === 422 &&
+    !(body.errors ?? []).some(
+      (error: any) => error.field === item.field || error.field.startsWith(`${item.field}.`)
+    )
+  ) {
+    problems.push(`no error for ${item.field} in ${JSON.stringify(body.errors)}`)
+  }
+  if (Object.keys(changed).length) problems.push(`database changed: ${JSON.stringify(changed)}`)
+  return problems
+}
+
+/** Write routes the router serves under /v1, as `METHOD /v1/path/{param}`. */
+function routedWrites() {
+  return Object.values(router.toJSON())
+    .flat()
+    .filter((route) => route.pattern.startsWith('/v1/') && route.pattern !== '/v1/oauth/token')
+    .flatMap((route) =>
+      route.methods
+        .filter((method) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method))
+        .map((method) => `${method} ${route.pattern.replace(/:(\w+)\??/g, '{$1}')}`)
+    )
+}
+
+test.group('Bad input / every write route', () => {
+  test('the sweep covers every write route the router serves', ({ assert }) => {
+    const swept = new Set([...ROUTES, ...DELETE_ROUTES].map(({ route }) => route))
+    const missing = routedWrites().filter((route) => !swept.has(route))
+    assert.deepEqual(
+      missing,
+      [],
+      `Add these routes to ROUTES in tests/functional/bad_input.spec.ts: ${missing.join(', ')}`
+    )
+  })
+
+  test('{route} takes the valid request the sweep starts from')
+    .with(ROUTES)
+    .run(async ({ client, assert }, route) => {
+      const prepared = await route.prepare(client)
+      const method = route.route.split(' ')[0].toLowerCase() as 'post'
+      const request = client[method](prepared.path).bearerToken(prepared.key)
+      const response = await (route.bodyless ? request : request.json(prepared.body()))
+      assert.oneOf(response.status(), [200, 201, 202], response.text())
+    })
+
+  test('{route} refuses bad bodies with 4xx problems and changes nothing')
+    .with(ROUTES)
+    .run(async ({ client, assert }, route) => {
+      const prepared = await route.prepare(client)
+      const cases = casesFor(route, prepared.body())
+      assert.isAbove(cases.length, route.bodyless ? 5 : 10)
+      const failures = await sweep(client, route.route.split(' ')[0], prepared, cases)
+      assert.deepEqual(failures, [], `${route.route}:\n${failures.join('\n')}`)
+    })
+    .timeout(120_000)
+
+  test('{route} refuses a bad body or an unknown id and deletes nothing')
+    .with(DELETE_ROUTES)
+    .run(async ({ client, assert }, route) => {
+      const prepared = await route.prepare(client)
+      const id = prepared.path.split('/').at(-1)
+      // Revoking is an update, not a deletion: compare the row itself too.
+      const row = await db.from(route.table).where('id', id!).first()
+      const failures = await sweep(client, 'DELETE', prepared, DELETE_CASES)
+      assert.deepEqual(failures, [], `${route.route}:\n${failures.join('\n')}`)
+      assert.deepEqual(await db.from(route.table).where('id', id!).first(), row)
+      const response = await client.delete(prepared.path).bearerToken(prepared.key)
+      assert.equal(response.status(), 204, 'the same route deletes when the request is sound')
+    })
+})
+
+test.group('Bad input / numbers and booleans sent as strings', () => {
+  test('are refused, not coerced', async ({ client, assert }) => {
+    const buyer = await createBuyer()
+    const key = await operatorKey()
+    const base = { buyer_id: buyer.id, price_cents: 2500, payout_cents: 1500, currency: 'EUR' }
+    const cases: Case[] = [
+      {
+        name: 'price_cents as a string',
+        body: { ...base, price_cents: '2500' },
+        status: 422,
+        field: 'price_cents',
+      },
+      {
+        name: 'priority as a string',
+        body: { ...base, priority: '5' },
+        status: 422,
+        field: 'priority',
+      },
+      {
+        name: 'enabled as a string',
+        body: { ...base, enabled: 'true' },
+        status: 422,
+        field: 'enabled',
+      },
+      { name: 'enabled as a number', body: { ...base, enabled: 1 }, status: 422, field: 'enabled' },
+    ]
+    const failures = await sweep(
+      client,
+      'POST',
+      { path: '/v1/routing-rules', key, body: () => base },
+      cases
+    )
+    assert.deepEqual(failures, [], `POST /v1/routing-rules:\n${failures.join('\n')}`)
+  })
+})
+
+test.group('Bad input / hostile free text', () => {
+  test('SQL in free-text fields is stored verbatim and harms nothing', async ({
+    client,
+    assert,
+  }) => {
+    const key = await operatorKey()
+    const publisher = await createPublisher()
+    const before = await snapshotDatabase()
+
+    const label = await client
+      .post('/v1/labels')
+      .bearerToken(key)
+      .json({ slug: unique('lbl'), name: SQL })
+    label.assertStatus(201)
+    assert.equal(label.body().name, SQL)
+    assert.equal((await Label.findOrFail(label.body().id)).name, SQL)
+
+    const buyer = await client
+      .post('/v1/buyers')
+      .bearerToken(key)
+      .json({ name: SQL, contact_email: 'x@buyer.example' })
+    buyer.assertStatus(201)
+    assert.equal((await Buyer.findOrFail(buyer.body().id)).name, SQL)
+
+    const hostile = `${SQL} "quoted" \\ back`
+    const renamed = await client
+      .patch(`/v1/publishers/${publisher.id}`)
+      .bearerToken(key)
+      .json({ name: hostile })
+    renamed.assertStatus(200)
+    assert.equal((await Publisher.findOrFail(publisher.id)).name, hostile)
+
+    const after = await snapshotDatabase()
+    assert.deepEqual(after.schemas, before.schemas)
+    const expected = ['public.labels', 'public.buyers', 'public.access_log']
+    const difference = snapshotDifference(before, after)
+    assert.deepEqual(
+      Object.keys(difference).filter((table) => !expected.includes(table)),
+      [],
+      JSON.stringify(difference)
+    )
+    assert.equal(after.counts['public.labels'], before.counts['public.labels'] + 1)
+    assert.equal(after.counts['public.buyers'], before.counts['public.buyers'] + 1)
+    assert.equal(after.counts['public.publishers'], before.counts['public.publishers'])
+  })
+})
+
+test.group('Bad input / methods and routes', () => {
+  test('a method a path does not take answers 405 with Allow, for every /v1 path', async ({
+    client,
+    assert,
+  }) => {
+    const key = await operatorKey()
+    const served = new Map<string, Set<string>>()
+    for (const route of Object.values(router.toJSON())
+      .flat()
+      .filter((item) => item.pattern.startsWith('/v1/'))) {
+      const methods = served.get(route.pattern) ?? new Set<string>()
+      route.methods.filter((method) => method !== 'HEAD').forEach((method) => methods.add(method))
+      served.set(route.pattern, methods)
+    }
+    const failures: string[] = []
+    let before = await snapshotDatabase()
+    for (const [pattern, methods] of served) {
+      const path = pattern.replace(/:(\w+)\??/g, randomUUID())
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+        (item) => !methods.has(item)
+      )) {
+        const request = client[method.toLowerCase() as 'post'](path).bearerToken(key)
+        const response =
+          method === 'GET' || method === 'DELETE' ? await request : await request.json({})
+        const allow = String(response.header('allow') ?? '')
+          .split(/,\s*/)
+          .filter((item) => item && item !== 'HEAD')
+        const after = await snapshotDatabase()
+        const problems = problemsWith(
+          response,
+          { name: '', status: 405, code: 'method_not_allowed' },
+          snapshotDifference(before, after)
+        )
+        if ([...methods].sort().join() !== allow.sort().join())
+          problems.push(`Allow: ${response.header('allow')}, expected ${[...methods].join(', ')}`)
+        if (problems.length) failures.push(`${method} ${pattern}: ${problems.join('; ')}`)
+        before = after
+      }
+    }
+    assert.isAbove(served.size, 15)
+    assert.deepEqual(failures, [], failures.join('\n'))
+  })
+
+  test('an unknown route answers 404 problem+json', async ({ client, assert }) => {
+    const key = await operatorKey()
+    for (const [method, path] of [
+      ['GET', '/v1/nothing-here'],
+      ['POST', '/v1/nothing-here'],
+      ['GET', `/v1/publishers/${randomUUID()}/nothing-here`],
+      ['DELETE', '/v1/label'],
+      ['GET', '/v1'],
+      ['GET', '/v2/publishers'],
+    ]) {
+      const response = await client[method.toLowerCase() as 'get'](path).bearerToken(key)
+      assert.equal(response.status(), 404, `${method} ${path}`)
+      if (path.startsWith('/v1')) {
+        assert.include(
+          response.header('content-type'),
+          'application/problem+json',
+          `${method} ${path}`
+        )
+        assert.equal(response.body().code, 'route_not_found', `${method} ${path}`)
+      }
+    }
+  })
+})

@@ -1,0 +1,370 @@
+import { randomUUID } from 'node:crypto'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import router from '@adonisjs/core/services/router'
+import db from '@adonisjs/lucid/services/db'
+import User from '#models/user'
+import RoutingRule from '#models/routing_rule'
+import OauthClientService from '#services/access/oauth_client_service'
+import { SYSTEM_OPERATOR } from '#services/access/operator_service'
+import {
+  createBuyer,
+  createKey,
+  createLabel,
+  createPublisher,
+  leadBody,
+  livePublisher,
+  operatorKey,
+  unique,
+} from '#tests/support/fixtures'
+import { snapshotDatabase, snapshotDifference } from '#tests/support/db_snapshot'
+
+/**
+ * Every route that names a resource, called with another owner's credential:
+ * publisher A's key on publisher B's resources, buyer keys on publisher
+ * resources, publisher keys on buyers and routing rules. Each answers 404
+ * problem+json (as for an id that does not exist) and changes nothing; the
+ * operator reaching the same resource proves it was there.
+ */
+type World = Awaited<ReturnType<typeof buildWorld>>
+type Case = {
+  /** The resource another owner must not reach. */
+  target: (world: World) => string
+  callers: (world: World) => [string, string][]
+  /** The row to compare before and after, for routes that change things. */
+  row?: string
+  body?: Record<string, unknown>
+  /** Builds the path when the id travels in the query string. */
+  path?: (id: string) => string
+}
+
+async function buildWorld(client: any) {
+  const operator = await operatorKey()
+  const label = await createLabel()
+  const publisherA = await createPublisher()
+  const keyA = (await createKey({ publisherId: publisherA.id })).secret
+  const { publisher: publisherB, key: keyB } = await livePublisher()
+  const [buyerX, buyerY] = [await createBuyer(), await createBuyer()]
+  const keyX = (await createKey({ buyerId: buyerX.id })).secret
+  const rule = await RoutingRule.create({
+    buyerId: buyerY.id,
+    labelIds: [label.id],
+    publisherIds: [publisherB.id],
+    criteria: [],
+    priceCents: 2000,
+    payoutCents: 1200,
+    currency: 'EUR',
+    caps: {},
+    schedule: null,
+    priority: 0,
+    weight: 1,
+    enabled: true,
+  })
+  const apiKeyB = (await createKey({ publisherId: publisherB.id })).apiKey
+  const clients = await app.container.make(OauthClientService)
+  const { client: clientB } = await clients.create(SYSTEM_OPERATOR, {
+    name: unique('client'),
+    publisher_id: publisherB.id,
+    permissions: ['read'],
+    environment: 'live',
+  })
+  const userB = await User.create({
+    email: `${unique('user')}@publisher.example`,
+    password: 'a-long-enough-password',
+    role: 'publisher_user',
+    publisherId: publisherB.id,
+    permissions: ['read'],
+  })
+
+  // B's endpoint is subscribed before B's lead arrives, so the lead leaves a delivery behind.
+  const endpointB: string = (
+    await fixture(
+      client
+        .post('/v1/webhook-endpoints')
+        .bearerToken(keyB)
+        .json({ url: 'http://127.0.0.1:9/hooks', events: ['lead.received'] })
+    )
+  ).id
+  const leadB: string = (
+    await fixture(client.post('/v1/leads').bearerToken(keyB).json(leadBody(publisherB.slug)))
+  ).id
+  const [deliveryB] = (
+    await fixture(client.get(`/v1/webhook-endpoints/${endpointB}/deliveries`).bearerToken(keyB))
+  ).data
+  const since = new Date(Date.now() - 3_600_000).toISOString()
+  const recoveryB: string = (
+    await fixture(
+      client.post(`/v1/webhook-endpoints/${endpointB}/recover`).bearerToken(keyB).json({ since })
+    )
+  ).id
+
+  return {
+    operator,
+    label,
+    publisherA,
+    keyA,
+    publisherB,
+    keyB,
+    buyerX,
+    buyerY,
+    keyX,
+    rule,
+    apiKeyB,
+    clientB,
+    userB,
+    leadB,
+    endpointB,
+    deliveryB: deliveryB.id as string,
+    eventB: deliveryB.event_id as string,
+    recoveryB,
+  }
+}
+
+/** The body of a fixture created through the API; a refusal stops the test with its reason. */
+async function fixture(pending: any) {
+  const response = await pending
+  if (response.status() >= 300)
+    throw new Error(`A fixture was refused: ${response.status()} ${response.text()}`)
+  return response.body()
+}
+
+const outsiders = (world: World): [string, string][] => [
+  ['publisher A', world.keyA],
+  ['buyer X', world.keyX],
+]
+const everyoneElse = (world: World): [string, string][] => [
+  ...outsiders(world),
+  ['publisher B', world.keyB],
+]
+
+const CASES: Record<string, Case> = {
+  'GET /v1/labels/{id}': { target: (w) => w.label.id, callers: everyoneElse },
+  'GET /v1/publishers/{id}': { target: (w) => w.publisherB.id, callers: outsiders },
+  'PATCH /v1/publishers/{id}': {
+    target: (w) => w.publisherB.id,
+    callers: outsiders,
+    row: 'publishers',
+    body: { delivery_methods: ['form'] },
+  },
+  'GET /v1/publishers/{id}/quality-rules': { target: (w) => w.publisherB.id, callers: outsiders },
+  'PUT /v1/publishers/{id}/quality-rules': {
+    target: (w) => w.publisherB.id,
+    callers: outsiders,
+    row: 'publishers',
+    body: { phone: { action: 'flag' } },
+  },
+  'GET /v1/buyers/{id}': { target: (w) => w.buyerY.id, callers: everyoneElse },
+  'GET /v1/routing-rules/{id}': { target: (w) => w.rule.id, callers: everyoneElse },
+  'PATCH /v1/routing-rules/{id}': {
+    target: (w) => w.rule.id,
+    callers: everyoneElse,
+    row: 'routing_rules',
+    body: { price_cents: 3000 },
+  },
+  'DELETE /v1/routing-rules/{id}': {
+    target: (w) => w.rule.id,
+    callers: everyoneElse,
+    row: 'routing_rules',
+  },
+  'DELETE /v1/api-keys/{id}': { target: (w) => w.apiKeyB.id, callers: outsiders, row: 'api_keys' },
+  'DELETE /v1/oauth-clients/{id}': {
+    target: (w) => w.clientB.id,
+    callers: outsiders,
+    row: 'oauth_clients',
+  },
+  'PATCH /v1/users/{id}': {
+    target: (w) => w.userB.id,
+    callers: outsiders,
+    row: 'users',
+    body: { disabled: true },
+  },
+  'GET /v1/leads/{id}': { target: (w) => w.leadB, callers: outsiders },
+  'GET /v1/requests/{id}': { target: (w) => w.leadB, callers: outsiders },
+  'GET /v1/webhook-endpoints/{id}': { target: (w) => w.endpointB, callers: outsiders },
+  'PATCH /v1/webhook-endpoints/{id}': {
+    target: (w) => w.endpointB,
+    callers: outsiders,
+    row: 'webhook_endpoints',
+    body: { description: 'taken over' },
+  },
+  'DELETE /v1/webhook-endpoints/{id}': {
+    target: (w) => w.endpointB,
+    callers: outsiders,
+    row: 'webhook_endpoints',
+  },
+  'POST /v1/webhook-endpoints/{id}/rotate-secret': {
+    target: (w) => w.endpointB,
+    callers: outsiders,
+    row: 'webhook_endpoints',
+  },
+  'GET /v1/webhook-endpoints/{id}/deliveries': { target: (w) => w.endpointB, callers: outsiders },
+  'POST /v1/webhook-endpoints/{id}/recover': {
+    target: (w) => w.endpointB,
+    callers: outsiders,
+    row: 'webhook_endpoints',
+    body: { since: '2020-01-01T00:00:00Z' },
+  },
+  'GET /v1/webhook-deliveries/{id}': { target: (w) => w.deliveryB, callers: outsiders },
+  'POST /v1/webhook-deliveries/{id}/retry': {
+    target: (w) => w.deliveryB,
+    callers: outsiders,
+    row: 'webhook_deliveries',
+  },
+  'GET /v1/webhook-recoveries/{id}': { target: (w) => w.recoveryB, callers: outsiders },
+  'POST /v1/events/{event_id}/replay': { target: (w) => w.eventB, callers: outsiders },
+}
+
+/** Routes whose resource id travels in the query string. */
+const QUERY_CASES: Record<string, Case> = {
+  'GET /v1/audit-logs': {
+    target: (w) => w.leadB,
+    callers: outsiders,
+    path: (id) => `/v1/audit-logs?lead_id=${id}&format=json`,
+  },
+  'GET /v1/audit-logs/verify': {
+    target: (w) => w.leadB,
+    callers: outsiders,
+    path: (id) => `/v1/audit-logs/verify?lead_id=${id}`,
+  },
+}
+
+/** Routes the router serves under /v1 with a path parameter, as `METHOD /v1/path/{param}`. */
+function routesWithIds() {
+  return Object.values(router.toJSON())
+    .flat()
+    .filter((route) => route.pattern.startsWith('/v1/') && route.pattern.includes(':'))
+    .flatMap((route) =>
+      route.methods
+        .filter((method) => method !== 'HEAD')
+        .map((method) => `${method} ${route.pattern.replace(/:(\w+)\??/g, '{$1}')}`)
+    )
+}
+
+function served(route: string) {
+  const [method, path] = route.split(' ')
+  return Object.values(router.toJSON())
+    .flat()
+    .some(
+      (item) => item.methods.includes(method) && item.pattern === path.replace(/\{(\w+)\}/g, ':$1')
+    )
+}
+
+async function rowOf(table: string | undefined, id: string) {
+  return table ? db.from(table).where('id', id).first() : null
+}
+
+function request(client: any, route: string, id: string, key: string, item: Case) {
+  const [method, pattern] = route.split(' ')
+  const path = item.path ? item.path(id) : pattern.replace(/\{\w+\}/, id)
+  const call = client[method.toLowerCase()](path).bearerToken(key)
+  return item.body ? call.json(item.body) : call
+}
+
+test.group("Isolation / another owner's resource answers 404", () => {
+  test('every routed path with an id has an isolation case', ({ assert }) => {
+    const missing = routesWithIds().filter((route) => !(route in CASES))
+    assert.deepEqual(
+      missing,
+      [],
+      `Add these routes to CASES in tests/functional/isolation.spec.ts: ${missing.join(', ')}`
+    )
+  })
+
+  test('{$self} is out of reach for other owners and changes nothing')
+    // Lazily: the router commits its routes after the test files load.
+    .with(() => [...Object.keys(CASES), ...Object.keys(QUERY_CASES)].filter(served))
+    .run(async ({ client, assert }, route) => {
+      const item = CASES[route] ?? QUERY_CASES[route]
+      const world = await buildWorld(client)
+      const id = item.target(world)
+      const row = await rowOf(item.row, id)
+      const before = await snapshotDatabase()
+
+      for (const [caller, key] of item.callers(world)) {
+        const response = await request(client, route, id, key, item)
+        assert.equal(response.status(), 404, `${caller}: ${response.text()}`)
+        assert.include(response.header('content-type'), 'application/problem+json', caller)
+        assert.equal(response.body().code, 'not_found', caller)
+      }
+
+      assert.deepEqual(snapshotDifference(before, await snapshotDatabase()), {})
+      assert.deepEqual(await rowOf(item.row, id), row)
+
+      const operator = await request(client, route, id, world.operator, item)
+      assert.oneOf(
+        operator.status(),
+        [200, 202, 204],
+        `the operator reaches it: ${operator.text()}`
+      )
+    })
+
+  test("an id that exists nowhere answers the same 404 as another owner's", async ({
+    client,
+    assert,
+  }) => {
+    const world = await buildWorld(client)
+    const unknown = await client.get(`/v1/publishers/${randomUUID()}`).bearerToken(world.keyA)
+    const foreign = await client
+      .get(`/v1/publishers/${world.publisherB.id}`)
+      .bearerToken(world.keyA)
+    assert.equal(unknown.status(), 404)
+    const strip = (body: any) => ({ ...body, instance: undefined, request_id: undefined })
+    assert.deepEqual(strip(foreign.body()), strip(unknown.body()))
+  })
+})
+
+test.group('Isolation / malformed ids', () => {
+  test('a malformed id answers 404 problem+json, never 500, on every route with an id', async ({
+    client,
+    assert,
+  }) => {
+    const key = await operatorKey()
+    const failures: string[] = []
+    const before = await snapshotDatabase()
+    for (const route of routesWithIds()) {
+      const [method, pattern] = route.split(' ')
+      for (const bad of [
+        'not-a-uuid',
+        '12345',
+        "1' OR '1'='1",
+        'ZZZZZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZZZZZZZZZ',
+        '%00',
+        `${randomUUID()}x`,
+      ]) {
+        const call = (client as any)
+          [method.toLowerCase()](
+            pattern.replace(/\{\w+\}/, encodeURIComponent(bad).replace('%2500', '%00'))
+          )
+          .bearerToken(key)
+        const response = ['POST', 'PUT', 'PATCH'].includes(method)
+          ? await call.json({})
+          : await call
+        const type = String(response.header('content-type'))
+        if (
+          response.status() !== 404 ||
+          !type.startsWith('application/problem+json') ||
+          typeof response.body().code !== 'string'
+        ) {
+          failures.push(
+            `${method} ${pattern} with ${JSON.stringify(bad)}: ${response.status()} ${response.text().slice(0, 200)}`
+          )
+        }
+      }
+    }
+    assert.deepEqual(failures, [], failures.join('\n'))
+    assert.deepEqual(snapshotDifference(before, await snapshotDatabase()), {})
+  })
+
+  test('a malformed id in the query string is a 422, never a 500', async ({ client, assert }) => {
+    const key = await operatorKey()
+    for (const path of [
+      '/v1/audit-logs?lead_id=not-a-uuid&format=json',
+      "/v1/audit-logs/verify?lead_id=1'%20OR%20'1'='1",
+    ]) {
+      const response = await client.get(path).bearerToken(key)
+      assert.equal(response.status(), 422, path)
+      assert.include(response.header('content-type'), 'application/problem+json', path)
+      assert.equal(response.body().code, 'validation_failed', path)
+    }
+  })
+})

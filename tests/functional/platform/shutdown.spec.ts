@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import services from '#config/services'
+import { leadBody, livePublisher } from '#tests/support/fixtures'
+import { eventually, freePort } from '#tests/support/webhooks'
+import TenancyService from '#services/platform/tenancy_service'
+
+/**
+ * A deploy stops the web process with SIGTERM while publishers are still
+ * delivering. It must exit (not hang until it is killed), and every lead it
+ * answered 201 must be stored.
+ */
+test.group('Shutdown', () => {
+  test('SIGTERM while leads are in flight: the server exits and every accepted lead is kept', async ({
+    assert,
+  }) => {
+    const { publisher, key } = await livePublisher()
+    const port = await freePort()
+    const server = spawn(process.execPath, ['--import', '@poppinss/ts-exec', 'bin/server.ts'], {
+      cwd: app.appRoot,
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'error',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        // Under NODE_ENV=test the server derives its database name; give it ours, whatever the run chose.
+        DATABASE_URL: services.databaseUrl.href,
+        TEST_DATABASE_NAME: services.databaseName,
+        REDIS_URL: services.redisUrl.href,
+        API_RATE_LIMIT: '100000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    // The server's own account, for the assertion messages: a failure here must say why.
+    let log = ''
+    server.stdout!.on('data', (chunk) => (log += chunk))
+    server.stderr!.on('data', (chunk) => (log += chunk))
+    const exited = once(server, 'exit')
+    try {
+      const base = `http://127.0.0.1:${port}`
+      await eventually(
+        async () => (await fetch(`${base}/v1/openapi.json`).catch(() => null))?.ok,
+        'the server answering',
+        60_000
+      )
+
+      const deliver = () =>
+        fetch(`${base}/v1/leads`, {
+          method: 'POST',
+          headers: { 'authorization': `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(leadBody(publisher.slug)),
+        })
+          .then(async (response) => ({
+            status: response.status,
+            body: (await response.json().catch(() => null)) as { id?: string } | null,
+          }))
+          .catch(() => ({ status: 0, body: null }))
+      // Warm the routes up, so the burst below is in flight when the signal comes.
+      const first = await deliver()
+      assert.equal(first.status, 201, `${JSON.stringify(first.body)}\n${log}`)
+      const burst = Array.from({ length: 40 }, deliver)
+      await new Promise((resolve) => setTimeout(resolve, 30))
+      server.kill('SIGTERM')
+
+      const answers = await Promise.all(burst)
+      const outcome = await Promise.race([
+        exited.then(() => 'exited'),
+        new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000)),
+      ])
+      assert.equal(outcome, 'exited', log)
+
+      const accepted = answers
+        .filter((answer) => answer.status === 201)
+        .map((answer) => answer.body!.id!)
+      const tenancy = await app.container.make(TenancyService)
+      const stored = await tenancy.run(publisher, (trx) =>
+        trx.from('leads').whereIn('id', accepted).count('* as count')
+      )
+      assert.equal(Number(stored[0].count), accepted.length)
+    } finally {
+      if (server.exitCode === null) server.kill('SIGKILL')
+    }
+  }).timeout(120_000)
+})
