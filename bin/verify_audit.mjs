@@ -14,7 +14,7 @@
  *   - a CSV export              (GET /v1/audit-logs?format=csv…; the root is
  *                                checked when --checkpoint is given)
  *
- * What is checked (DESIGN §7 of Leadgate):
+ * What is checked (docs/audit.md of Leadgate):
  *   entry hash = sha256("leadgate-audit/v1\n" + RFC 8785 JSON of
  *                {event, ts, actor, lead_id, lead_seq, status_from, status_to, prev_hash})
  *   each lead's chain: lead_seq 1, 2, 3… and prev_hash = the previous entry's hash

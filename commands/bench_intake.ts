@@ -1,5 +1,4 @@
 import { spawn, execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
@@ -25,7 +24,8 @@ const RULES = {
 /**
  * Not a test: measures intake against the machine's raw-SQL limit. Starts the
  * app against the local services, drives POST /v1/leads from a separate
- * process, then runs the pgbench workload of ../shared/bench in the same run.
+ * process, then runs the pgbench workload of bench/limit (bench/limit/README.md)
+ * in the same run.
  */
 export default class BenchIntake extends BaseCommand {
   static commandName = 'bench:intake'
@@ -204,11 +204,7 @@ export default class BenchIntake extends BaseCommand {
   }
 
   pgbenchLimit() {
-    const folder = this.app.makePath('../shared/bench')
-    if (!existsSync(`${folder}/limit.sql`)) {
-      this.logger.warning(`no pgbench workload at ${folder}; skipping the limit`)
-      return null
-    }
+    const folder = this.app.makePath('bench/limit')
     const admin = new URL(services.adminDatabaseUrl.href)
     const connection = [
       '-h',

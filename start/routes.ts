@@ -3,7 +3,7 @@
 | Routes
 |--------------------------------------------------------------------------
 |
-| The API (one file per section of API.md) and the portals.
+| The API (one file per section of the OpenAPI document) and the portals.
 |
 */
 import '#start/routes/api'

@@ -1,4 +1,4 @@
--- The evidence tier (DESIGN §7). Applied by the administrative connection,
+-- The evidence tier (docs/audit.md). Applied by the administrative connection,
 -- never by the application. Everything here is owned by leadgate_audit, a
 -- role nobody logs in as, so the application role (:app_role, substituted by
 -- DatabaseSetupService) can neither alter nor drop it, nor disable a trigger.

@@ -1,4 +1,4 @@
--- Global tamper evidence (DESIGN §7): the sealer's Merkle tree over every
+-- Global tamper evidence (docs/audit.md): the sealer's Merkle tree over every
 -- entry, its signed checkpoints, and the entries that reached it late.
 -- Applied like 0001 over the administrative connection; owned by
 -- leadgate_audit; append-only like the rest of the schema.

@@ -8,7 +8,7 @@ const EventsController = () => import('#controllers/events_controller')
 
 const uuid = router.matchers.uuid()
 
-/** API.md "Webhooks": endpoints, the delivery log, and everything that sends again. */
+/** The "Webhooks" section of the API: endpoints, the delivery log, and everything that sends again. */
 router
   .group(() => {
     router

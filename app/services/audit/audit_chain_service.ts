@@ -14,7 +14,7 @@ import {
 export const GENESIS_HASH = '0'.repeat(64)
 const DOMAIN = 'leadgate-audit/v1\n'
 
-/** The fields the hash covers (DESIGN §7); anything added later stays outside it. */
+/** The fields the hash covers (docs/audit.md, "Formats"); anything added later stays outside it. */
 export type HashedEntry = {
   event: string
   ts: string

@@ -43,7 +43,7 @@ type Candidate = {
 const LOCK = "hashtext('leadgate:audit-sealer')"
 
 /**
- * The single writer of the global log (DESIGN §7). Elected per run with a
+ * The single writer of the global log (docs/audit.md, "For the operator"). Elected per run with a
  * transaction-scoped advisory lock, it gives committed entries the next
  * `log_index` in id order (an insert into `audit.log_positions`; entries are
  * never touched), extends the RFC 9162 tree from its stored right edge, and

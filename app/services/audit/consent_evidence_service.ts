@@ -106,7 +106,7 @@ const EVIDENCE_COLUMNS: Column[] = [
 export type EvidenceRow = Record<string, unknown>
 
 /**
- * Consent proof that outlives the personal data (DESIGN §7): the wording,
+ * Consent proof that outlives the personal data (docs/audit.md, "How the evidence fits together"): the wording,
  * stored once and versioned, and per lead how, where and when consent was
  * given, with commitments instead of the IP, e-mail and phone themselves.
  */

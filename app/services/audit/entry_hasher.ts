@@ -46,7 +46,7 @@ const FIRST_MS = -62_167_219_200_000
 const LAST_MS = 253_402_300_799_999
 
 /**
- * The entry hash of DESIGN §7, sha256("leadgate-audit/v1\n" + RFC 8785 JSON
+ * The entry hash of docs/audit.md ("Formats"), sha256("leadgate-audit/v1\n" + RFC 8785 JSON
  * of the entry), computed from a row of Postgres' binary COPY format
  * without turning its fields into JavaScript strings: the canonical bytes
  * are written straight into one reused buffer. RFC 8785 writes a string as

@@ -45,7 +45,7 @@ const LOOKUP_STATUS: Record<string, string> = {
   paid_out: 'paid_out',
 }
 
-/** The lead as API.md shows it; provenance carries the label assigned from the publisher. */
+/** The lead resource of the OpenAPI document (`Lead`); provenance carries the label assigned from the publisher. */
 export function leadToJson(row: LeadRow, context: LeadContext) {
   const lead = {
     id: row.id,

@@ -40,7 +40,7 @@ class Timeout extends Error {
 }
 
 /**
- * One POST, the way DESIGN §6 wants it: redirects are not followed (Node's
+ * One POST, as docs/webhooks.md ("Delivery and retries") promises it: redirects are not followed (Node's
  * client never follows them, and a 3xx is not a 2xx), connect and total
  * timeouts, the first bytes of the answer kept, and every connection pinned
  * to an address the SSRF policy checked.

@@ -100,14 +100,14 @@ test.group('OpenAPI / document', () => {
       const planned = operation['x-leadgate-status'] === 'planned'
       assert.equal(planned, !routed.has(`${method} ${path}`), `${method} ${path}`)
     }
-    // API.md routes that are not served yet are still documented.
+    // Routes of the route map that are not served yet are still documented.
     assert.equal(
       document.paths['/v1/webhook-endpoints/{id}/rotate-secret']?.post?.operationId,
       'rotateWebhookSecret'
     )
   })
 
-  test('covers every route of API.md and the credential and user routes', async ({
+  test('covers every route of the route map and the credential and user routes', async ({
     client,
     assert,
   }) => {
@@ -374,7 +374,7 @@ test.group('OpenAPI / conventions', () => {
     assert.sameMembers(schemas.QualityCheck.required, ['consent', 'target_audience', 'duplicate'])
   })
 
-  test('resources carry the field names of API.md', async ({ client, assert }) => {
+  test('resources carry the field names of the route map', async ({ client, assert }) => {
     const { schemas } = (await fetchDocument(client)).components
     const fields = (name: string) => Object.keys(schemas[name].properties ?? {})
     assert.includeMembers(fields('LabelCreate'), ['slug', 'name', 'branding'])
