@@ -1,3 +1,4 @@
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
 import db from '@adonisjs/lucid/services/db'
 import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
@@ -46,28 +47,31 @@ export default abstract class CredentialService<Model extends CredentialModel> {
       await this.accessLog.record(
         principal.actor,
         `${this.subjectType}.revoked`,
-        {
-          type: this.subjectType,
-          id: credential.id,
-          publisherId: credential.publisherId,
-          buyerId: credential.buyerId,
-        },
+        this.subjectOf(credential),
         { trx }
       )
     })
     return credential
   }
 
-  protected async logGrant(principal: Principal, credential: InstanceType<Model>, trx: any) {
+  private subjectOf(credential: InstanceType<Model>) {
+    return {
+      type: this.subjectType,
+      id: credential.id,
+      publisherId: credential.publisherId,
+      buyerId: credential.buyerId,
+    }
+  }
+
+  protected async logGrant(
+    principal: Principal,
+    credential: InstanceType<Model>,
+    trx: TransactionClientContract
+  ) {
     await this.accessLog.record(
       principal.actor,
       `${this.subjectType}.created`,
-      {
-        type: this.subjectType,
-        id: credential.id,
-        publisherId: credential.publisherId,
-        buyerId: credential.buyerId,
-      },
+      this.subjectOf(credential),
       {
         details: {
           permissions: credential.permissions,

@@ -1,3 +1,4 @@
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
@@ -151,7 +152,7 @@ export default class UserService {
     user: User,
     action: string,
     details: Record<string, unknown>,
-    trx: any
+    trx: TransactionClientContract
   ) {
     return this.accessLog.record(
       principal.actor,

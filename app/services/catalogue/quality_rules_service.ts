@@ -28,7 +28,8 @@ export default class QualityRulesService {
         principal.actor,
         'quality_rules.updated',
         { type: 'publisher', id: publisher.id, publisherId: publisher.id },
-        { trx }
+        // Rules hold no personal data; the whole document shows what a lead was held to, and when.
+        { details: { rules }, trx }
       )
     })
     return this.show(publisher)
