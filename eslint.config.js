@@ -2,6 +2,8 @@ import { configApp } from '@adonisjs/eslint-config'
 import { vue } from '@adonisjs/eslint-config/vue'
 
 export default configApp(
+  // Vite's output when the app is built in place (`npm run build`, the benchmarks); not source.
+  { ignores: ['public/assets/**'] },
   ...vue,
   {
     name: 'Leadgate: the Inertia entry',
@@ -14,6 +16,21 @@ export default configApp(
     files: ['inertia/**/*.vue'],
     // Routes have no names for the typed client yet; links name their paths until the portal shell gets one.
     rules: { '@adonisjs/prefer-adonisjs-inertia-link': 'off' },
+  },
+  {
+    name: 'Leadgate: writes confirm their commit',
+    files: ['app/**/*.ts', 'bench/**/*.ts', 'commands/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'db',
+          property: 'transaction',
+          message:
+            'Use transaction() from #services/sql/transaction: it fails when the COMMIT was not confirmed.',
+        },
+      ],
+    },
   },
   {
     name: 'Leadgate: tests',

@@ -105,14 +105,14 @@ export default class BenchWebhooks extends BaseCommand {
 
   /** Commits `count` lead.received events, `perCommit` to a transaction; returns each event's commit time. */
   private async publish(count: number, perCommit: number) {
-    const { default: db } = await import('@adonisjs/lucid/services/db')
+    const { transaction } = await import('#services/sql/transaction')
     const { default: OutboxService } = await import('#services/webhooks/outbox_service')
     const outbox = new OutboxService()
     const publisherId = randomUUID()
     const committed = new Map<string, number>()
     for (let done = 0; done < count; done += perCommit) {
       const batch = Math.min(perCommit, count - done)
-      const ids = await db.transaction((trx) =>
+      const ids = await transaction((trx) =>
         outbox.publish(
           trx,
           Array.from({ length: batch }, () => {

@@ -19,9 +19,13 @@ const redisConfig = defineConfig({
       keyPrefix: '',
       // Commands issued during one turn of the event loop (every request's rate-limit count, say) go out as one write.
       enableAutoPipelining: true,
+      // Reconnect for as long as it takes, backing off to one try every 2 s.
       retryStrategy(times) {
-        return times > 10 ? null : times * 50
+        return Math.min(times * 100, 2000)
       },
+      // While Redis is away a command fails after one reconnection try instead of holding its
+      // request: the rate limiter then counts in memory (app/middleware/rate_limit_middleware.ts).
+      maxRetriesPerRequest: 1,
     },
   },
 })

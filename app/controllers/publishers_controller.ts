@@ -33,11 +33,12 @@ export default class PublishersController {
 
   async update({ params, request, principal, bouncer }: HttpContext) {
     const publisher = await this.publishers.findVisible(principal, params.id)
-    // What the caller asks to change decides whether a publisher may do it itself.
-    await bouncer
-      .with('PublisherPolicy')
-      .authorize('update', publisher, Object.keys(request.body()))
     const input = await request.validateUsing(updatePublisherValidator)
+    // What the validated input changes decides whether a publisher may do it itself.
+    const changes = Object.keys(input).filter(
+      (field) => input[field as keyof typeof input] !== undefined
+    )
+    await bouncer.with('PublisherPolicy').authorize('update', publisher, changes)
     return publisherToJson(await this.publishers.update(principal, publisher, input))
   }
 }

@@ -8,6 +8,8 @@ export type FieldError = { field: string; code: string; message: string }
  */
 export default class ApiProblem extends Exception {
   declare code: string
+  /** Seconds a client should wait before trying again (sent as `Retry-After`). */
+  retryAfter?: number
   constructor(
     status: number,
     code: string,
@@ -45,6 +47,13 @@ export default class ApiProblem extends Exception {
 
   static conflict(code: string, detail: string) {
     return new ApiProblem(409, code, 'Conflict', detail)
+  }
+
+  /** Something the request needs is away for a moment; the caller may retry after `seconds`. */
+  static unavailable(code: string, detail: string, seconds: number) {
+    const problem = new ApiProblem(503, code, 'Service unavailable', detail)
+    problem.retryAfter = seconds
+    return problem
   }
 
   static unprocessable(errors: FieldError[], detail = 'The request has invalid fields.') {

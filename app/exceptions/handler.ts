@@ -42,6 +42,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     }
 
     ctx.response.status(problem.status)
+    if (problem.retryAfter !== undefined) {
+      ctx.response.header('retry-after', String(problem.retryAfter))
+    }
     ctx.response.header('content-type', 'application/problem+json; charset=utf-8')
     ctx.response.send(JSON.stringify(body))
   }

@@ -5,6 +5,38 @@ import { errors as bouncerErrors } from '@adonisjs/bouncer'
 import ApiProblem, { type FieldError } from '#exceptions/api_problem'
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
+const DATABASE_RETRY_AFTER_SECONDS = 5
+
+/**
+ * Postgres went away under the request: the backend was terminated or shut
+ * down (SQLSTATE 57P01–57P03), the connection broke (class 08, a socket
+ * error, pg's "Connection terminated"), or the pool found no connection in
+ * time. None of it is the caller's fault, and a retry can succeed.
+ */
+const LOST_CONNECTION_CODES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+])
+
+export function isDatabaseUnavailable(error: unknown) {
+  if (!(error instanceof Error)) return false
+  const { code } = error as { code?: string }
+  return (
+    (code !== undefined && LOST_CONNECTION_CODES.has(code)) ||
+    error.name === 'KnexTimeoutError' ||
+    /^Connection terminated|connection error|Timeout acquiring a connection/i.test(error.message)
+  )
+}
 
 /**
  * Turns what the framework and its libraries throw into problem details.
@@ -52,6 +84,15 @@ export function problemFor(error: unknown, ctx: HttpContext): ApiProblem | undef
       return new ApiProblem(415, 'unsupported_encoding', 'Unsupported media type', message)
     case 'E_REQUEST_ABORTED':
       return ApiProblem.badRequest('request_aborted', 'The request body ended early.')
+  }
+
+  if (isDatabaseUnavailable(error)) {
+    return ApiProblem.unavailable(
+      'database_unavailable',
+      'The database connection was lost before the change was confirmed, so it was not stored. ' +
+        'Retry in a few seconds; with the same Idempotency-Key a retry never stores a lead twice.',
+      DATABASE_RETRY_AFTER_SECONDS
+    )
   }
 
   if (error instanceof SyntaxError && status === 400) {

@@ -4,16 +4,38 @@ import ApiProblem from '#exceptions/api_problem'
 import { isApiRequest } from '#exceptions/handler'
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 /**
- * The API speaks JSON only (and form encoding on the OAuth token route, as
- * RFC 6749 requires). A body in any other media type is a 415 before parsing.
+ * Refuses, before the body is parsed and before anyone is authenticated,
+ * what no route takes:
+ * - a multipart body (files) on any route: nothing accepts files yet, and a
+ *   parsed upload would sit in the temp folder;
+ * - on the API, a body in any media type but JSON (and form encoding on
+ *   the OAuth token route, as RFC 6749 requires): 415;
+ * - on the API, a query string on a write: a write reads its body alone,
+ *   so a policy and a validator can never see two different inputs.
  */
 export default class ApiRequestMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
-    if (!isApiRequest(ctx) || !BODY_METHODS.has(ctx.request.method()) || !hasBody(ctx)) {
-      return next()
+    const method = ctx.request.method()
+    if (hasBody(ctx) && ctx.request.is(['multipart/form-data'])) {
+      throw new ApiProblem(
+        415,
+        'unsupported_media_type',
+        'Unsupported media type',
+        'This route takes no files; send the body as application/json.'
+      )
     }
+    if (!isApiRequest(ctx)) return next()
+
+    if (WRITE_METHODS.has(method) && Object.keys(ctx.request.qs()).length > 0) {
+      throw ApiProblem.badRequest(
+        'query_not_allowed',
+        `${method} takes its input from the body only; remove the query string.`
+      )
+    }
+    if (!BODY_METHODS.has(method) || !hasBody(ctx)) return next()
 
     const accepted =
       ctx.route?.pattern === '/v1/oauth/token'

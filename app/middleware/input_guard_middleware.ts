@@ -8,9 +8,11 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/
 const MAX_DEPTH = 8
 
 /**
- * Refuses null bytes, control characters and absurd nesting anywhere in the
- * body or the query string before a validator or the database sees them:
- * Postgres cannot store U+0000, and no field of ours has a use for the rest.
+ * Refuses null bytes, control characters, lone UTF-16 surrogates and absurd
+ * nesting anywhere in the body or the query string before a validator or the
+ * database sees them: Postgres cannot store U+0000, a lone surrogate (`"\ud800"`)
+ * would be stored as U+FFFD, silently not what was sent, and no field of
+ * ours has a use for the rest.
  */
 export default class InputGuardMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
@@ -33,13 +35,8 @@ export default class InputGuardMiddleware {
 
 function inspect(value: unknown, path: string, depth: number, errors: FieldError[]) {
   if (typeof value === 'string') {
-    if (CONTROL_CHARACTERS.test(value)) {
-      errors.push({
-        field: path,
-        code: 'control_characters',
-        message: 'Control characters and null bytes are not allowed.',
-      })
-    }
+    const problem = textProblem(value)
+    if (problem) errors.push({ field: path, ...problem })
     return
   }
   if (value === null || typeof value !== 'object') {
@@ -55,14 +52,27 @@ function inspect(value: unknown, path: string, depth: number, errors: FieldError
   }
   for (const [key, child] of Object.entries(value)) {
     const childPath = path ? `${path}.${key}` : key
-    if (CONTROL_CHARACTERS.test(key)) {
-      errors.push({
-        field: childPath,
-        code: 'control_characters',
-        message: 'Control characters and null bytes are not allowed.',
-      })
+    const problem = textProblem(key)
+    if (problem) {
+      errors.push({ field: childPath, ...problem })
       continue
     }
     inspect(child, childPath, depth + 1, errors)
   }
+}
+
+function textProblem(text: string) {
+  if (CONTROL_CHARACTERS.test(text)) {
+    return {
+      code: 'control_characters',
+      message: 'Control characters and null bytes are not allowed.',
+    }
+  }
+  if (!text.isWellFormed()) {
+    return {
+      code: 'malformed_unicode',
+      message: 'The text holds a lone UTF-16 surrogate; send well-formed Unicode.',
+    }
+  }
+  return null
 }

@@ -214,7 +214,7 @@ const header = (name: string) => ({ $ref: `#/components/headers/${name}` })
 
 export const responses = {
   BadRequest: problemResponse(
-    'The body is not valid JSON, is not a JSON object, or the request is otherwise malformed.',
+    'The body is not valid JSON or not a JSON object, a write carries a query string (`query_not_allowed`: a write reads its body alone), or the request is otherwise malformed.',
     problemExample(400, 'malformed_json', 'Bad request', 'The request body is not valid JSON.')
   ),
   Unauthorized: problemResponse(
@@ -222,7 +222,7 @@ export const responses = {
     problemExample(401, 'credentials_revoked', 'Unauthorized', 'This API key has been revoked.')
   ),
   Forbidden: problemResponse(
-    'The credential is valid but lacks the permission, environment, role or IP address this action needs.',
+    'The credential is valid but lacks the permission, environment, role or IP address this action needs, or it used a filter on what it may not see (`filter_not_allowed`).',
     problemExample(
       403,
       'permission_missing',
@@ -263,7 +263,7 @@ export const responses = {
     )
   ),
   UnsupportedMediaType: problemResponse(
-    'The body is not sent as `application/json` (or `application/merge-patch+json` for PATCH).',
+    'The body is not sent as `application/json` (or `application/merge-patch+json` for PATCH); a multipart body (files) is refused on every route, before it is read.',
     problemExample(
       415,
       'unsupported_media_type',
@@ -282,6 +282,16 @@ export const responses = {
         errors: [{ field: 'slug', code: 'regex', message: 'The slug field format is invalid' }],
       }
     )
+  ),
+  ServiceUnavailable: problemResponse(
+    'The database connection was lost before the change was confirmed, so nothing was stored. Retry after `Retry-After` seconds; with the same `Idempotency-Key` a retried lead is never stored twice.',
+    problemExample(
+      503,
+      'database_unavailable',
+      'Service unavailable',
+      'The database connection was lost before the change was confirmed, so it was not stored. Retry in a few seconds; with the same Idempotency-Key a retry never stores a lead twice.'
+    ),
+    { 'Retry-After': header('Retry-After') }
   ),
   TooManyRequests: problemResponse(
     'The credential spent its request budget; retry after `Retry-After` seconds.',

@@ -90,6 +90,7 @@ const ERROR_RESPONSES: Record<number, string> = {
   415: 'UnsupportedMediaType',
   422: 'UnprocessableContent',
   429: 'TooManyRequests',
+  503: 'ServiceUnavailable',
 }
 
 const RATE_LIMIT_HEADERS = {
@@ -133,13 +134,14 @@ export type OperationSpec = {
 }
 
 /**
- * One operation with the answers every route of its kind can give: 401, 403
- * and 429 once authenticated; 400, 413, 415 and 422 once it takes a body; 404
- * once the path names a resource.
+ * One operation with the answers every route of its kind can give: 400 (a
+ * query string on a write), 415 (a multipart body, which no route takes) and
+ * 503 (the database went away) always; 401, 403 and 429 once authenticated;
+ * 413 and 422 once it takes a body; 404 once the path names a resource.
  */
 export function operation(path: string, spec: OperationSpec) {
   const authenticated = spec.scope === 'read' || spec.scope === 'submit'
-  const codes = new Set<number>(spec.errors ?? [])
+  const codes = new Set<number>([400, 415, 503, ...(spec.errors ?? [])])
   if (authenticated) [401, 403, 429].forEach((code) => codes.add(code))
   if (spec.body) [400, 413, 415, 422].forEach((code) => codes.add(code))
   if (path.includes('{')) codes.add(404)

@@ -9,7 +9,8 @@ export function userToJson(user: User) {
     publisher_id: user.publisherId,
     buyer_id: user.buyerId,
     permissions: user.permissions,
-    disabled: user.disabledAt !== null,
+    // A user just created has no disabled_at loaded yet: absent means enabled.
+    disabled: Boolean(user.disabledAt),
     created_at: user.createdAt.toUTC().toISO(),
   }
 }

@@ -1,10 +1,10 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import ApiKey from '#models/api_key'
 import type Principal from '#auth/principal'
 import AccessLogService from '#services/access/access_log_service'
 import CredentialService from '#services/access/credential_service'
 import CredentialScopeService, { type ScopeInput } from '#services/access/credential_scope_service'
+import { transaction } from '#services/sql/transaction'
 import { KEY_PREFIXES, digestOf, newSecret } from '#services/access/secret_token'
 
 export type CreateApiKeyInput = ScopeInput & { name: string }
@@ -27,7 +27,7 @@ export default class ApiKeyService extends CredentialService<typeof ApiKey> {
     const prefix = KEY_PREFIXES[scope.environment]
     const secret = newSecret(prefix)
 
-    const apiKey = await db.transaction(async (trx) => {
+    const apiKey = await transaction(async (trx) => {
       const created = await ApiKey.create(
         {
           name: input.name,

@@ -1,11 +1,11 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
-import db from '@adonisjs/lucid/services/db'
 import type { ModelQueryBuilderContract } from '@adonisjs/lucid/types/model'
 import type Principal from '#auth/principal'
 import type ApiKey from '#models/api_key'
 import type OauthClient from '#models/oauth_client'
 import ApiProblem from '#exceptions/api_problem'
+import { transaction } from '#services/sql/transaction'
 import type AccessLogService from '#services/access/access_log_service'
 
 type CredentialModel = typeof ApiKey | typeof OauthClient
@@ -40,7 +40,7 @@ export default abstract class CredentialService<Model extends CredentialModel> {
   /** Takes effect on the next request: every request reads the credential from Postgres. */
   async revoke(principal: Principal, credential: InstanceType<Model>) {
     if (credential.revokedAt) return credential
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       credential.useTransaction(trx)
       credential.revokedAt = DateTime.utc()
       await credential.save()

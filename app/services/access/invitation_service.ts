@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import mail from '@adonisjs/mail/services/main'
 import logger from '@adonisjs/core/services/logger'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
@@ -11,6 +10,7 @@ import User from '#models/user'
 import type { Permission } from '#auth/principal'
 import { principalForUser } from '#auth/portal_principal'
 import AccessLogService from '#services/access/access_log_service'
+import { transaction } from '#services/sql/transaction'
 import { digestOf, newSecret } from '#services/access/secret_token'
 
 const VALID_FOR_DAYS = 14
@@ -69,7 +69,7 @@ export default class InvitationService {
    * invitation and logs the grant, all or nothing.
    */
   async accept(token: string, input: { password: string }): Promise<InvitationAcceptance> {
-    return db.transaction(async (trx) => {
+    return transaction(async (trx) => {
       const found = await this.find(token, trx)
       if (found.state !== 'pending') return found
       const { invitation, publisher } = found

@@ -1,10 +1,10 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import OauthClient from '#models/oauth_client'
 import type Principal from '#auth/principal'
 import AccessLogService from '#services/access/access_log_service'
 import CredentialService from '#services/access/credential_service'
 import CredentialScopeService, { type ScopeInput } from '#services/access/credential_scope_service'
+import { transaction } from '#services/sql/transaction'
 import { digestOf, newSecret } from '#services/access/secret_token'
 
 export type CreateOauthClientInput = ScopeInput & { name: string }
@@ -25,7 +25,7 @@ export default class OauthClientService extends CredentialService<typeof OauthCl
   async create(principal: Principal, input: CreateOauthClientInput) {
     const scope = await this.scopes.resolve(principal, input)
     const clientSecret = newSecret('lgcs_')
-    const client = await db.transaction(async (trx) => {
+    const client = await transaction(async (trx) => {
       const created = await OauthClient.create(
         {
           name: input.name,

@@ -1,9 +1,9 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import ApiKeyService from '#services/access/api_key_service'
+import { transaction } from '#services/sql/transaction'
 import AccessLogService from '#services/access/access_log_service'
 
 export const SYSTEM_OPERATOR = new Principal(
@@ -26,7 +26,7 @@ export default class OperatorService {
     if (await User.findBy('email', email)) {
       throw ApiProblem.conflict('email_taken', `A user with e-mail ${email} already exists.`)
     }
-    const user = await db.transaction(async (trx) => {
+    const user = await transaction(async (trx) => {
       const created = await User.create(
         {
           email,

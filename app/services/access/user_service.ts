@@ -1,13 +1,13 @@
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import Buyer from '#models/buyer'
 import Publisher from '#models/publisher'
 import User, { type Role } from '#models/user'
 import type Principal from '#auth/principal'
 import type { Permission } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
+import { transaction } from '#services/sql/transaction'
 import AccessLogService from '#services/access/access_log_service'
 
 export type CreateUserInput = {
@@ -23,6 +23,16 @@ export type CreateUserInput = {
 export type UpdateUserInput = { role?: Role; permissions?: Permission[]; disabled?: boolean }
 
 const NO_PUBLISHER = '00000000-0000-0000-0000-000000000000'
+
+/** Nobody hands out more than it holds: a submit-only key makes no user who may read. */
+function assertGrantable(principal: Principal, permissions: readonly Permission[]) {
+  if (permissions.some((permission) => !principal.can(permission))) {
+    throw ApiProblem.forbidden(
+      'permission_escalation',
+      'A user cannot be given permissions the caller does not hold.'
+    )
+  }
+}
 
 /**
  * Portal users. The operator manages everyone; a publisher manages its own
@@ -46,11 +56,13 @@ export default class UserService {
 
   async create(principal: Principal, input: CreateUserInput) {
     const owner = await this.resolveOwner(principal, input)
+    const permissions = [...new Set<Permission>(input.permissions ?? ['read', 'submit'])]
+    assertGrantable(principal, permissions)
     const address = input.email.toLowerCase()
     if (await User.findBy('email', address)) {
       throw ApiProblem.conflict('email_taken', `A user with e-mail ${address} already exists.`)
     }
-    return db.transaction(async (trx) => {
+    return transaction(async (trx) => {
       const user = await User.create(
         {
           email: address,
@@ -58,7 +70,7 @@ export default class UserService {
           fullName: input.full_name ?? null,
           role: input.role,
           ...owner,
-          permissions: [...new Set<Permission>(input.permissions ?? ['read', 'submit'])],
+          permissions,
         },
         { client: trx }
       )
@@ -90,13 +102,14 @@ export default class UserService {
       }
     }
     const changes: Record<string, unknown> = {}
-    return db.transaction(async (trx) => {
+    return transaction(async (trx) => {
       user.useTransaction(trx)
       if (input.role && input.role !== user.role) {
         changes.role = { from: user.role, to: input.role }
         user.merge({ role: input.role, publisherId: null, buyerId: null })
       }
       if (input.permissions) {
+        assertGrantable(principal, input.permissions)
         changes.permissions = { from: user.permissions, to: [...new Set(input.permissions)] }
         user.permissions = [...new Set(input.permissions)]
       }

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import type Principal from '#auth/principal'
 import { CheckpointSigner } from '#services/audit/checkpoint_signing'
 import AuditSnapshot from '#services/audit/snapshot'
+import { assertFiltersAllowed } from '#services/leads/lead_service'
 import { toCheckpoint } from '#services/audit/audit_sealer_service'
 
 /**
@@ -121,7 +122,9 @@ export default class AuditExportService {
         checkpoint: null,
         ...key,
       }
-      let lead: { lead_id: string; publisher_id: string; events: object[] } | null = null
+      // Which publisher a lead came from is not the buyer's to see.
+      const withPublisher = principal.kind !== 'buyer'
+      let lead: { lead_id: string; publisher_id?: string; events: object[] } | null = null
       let leads = 0
       let events = 0
       const source = batches(
@@ -144,7 +147,9 @@ export default class AuditExportService {
             text += `${leads++ > 0 ? ',\n' : ''}${JSON.stringify(lead)}`
             lead = null
           }
-          lead ??= { lead_id: row[1]!, publisher_id: row[2]!, events: [] }
+          lead ??= withPublisher
+            ? { lead_id: row[1]!, publisher_id: row[2]!, events: [] }
+            : { lead_id: row[1]!, events: [] }
           lead.events.push({
             log_index: row[3] === null ? null : Number(row[3]),
             lead_seq: Number(row[4]),
@@ -180,14 +185,15 @@ export default class AuditExportService {
       params.push(value)
       where.push(sql.replace('?', `$${params.length}`))
     }
+    assertFiltersAllowed(principal, filters)
     if (principal.kind === 'publisher') {
       add('e.publisher_id = ?', principal.publisherId)
       add('e.environment = ?', principal.environment)
     } else if (principal.kind === 'buyer') {
-      add(
-        "e.lead_id IN (SELECT lead_id FROM lead_facts WHERE buyer_id = ? AND environment = 'live')",
-        principal.buyerId
-      )
+      add('e.lead_id IN (SELECT lead_id FROM lead_facts WHERE buyer_id = ?)', principal.buyerId)
+      add('e.environment = ?', principal.environment)
+    } else if (principal.environment === 'sandbox') {
+      add('e.environment = ?', 'sandbox')
     } else if (filters.environment) {
       add('e.environment = ?', filters.environment)
     }

@@ -6,6 +6,7 @@ import { formatTs } from '#services/audit/audit_chain_service'
 import { loadNodes, toCheckpoint } from '#services/audit/audit_sealer_service'
 import { CheckpointSigner, type Checkpoint } from '#services/audit/checkpoint_signing'
 import { firstRow } from '#services/sql/first_row'
+import { transaction } from '#services/sql/transaction'
 import {
   consistencyRanges,
   inclusionRanges,
@@ -83,7 +84,7 @@ export default class AuditProofService {
    * proves the lead's whole trail as it stood when it was made.
    */
   async bundle(leadId: string) {
-    return db.transaction(
+    return transaction(
       async (trx) => {
         const checkpoint = await this.latestCheckpoint(trx)
         const { rows } = await trx.rawQuery(
@@ -140,7 +141,7 @@ export default class AuditProofService {
         { field: 'from', code: 'after_to', message: 'from must not be larger than to.' },
       ])
     }
-    return db.transaction(
+    return transaction(
       async (trx) => {
         const [first, second] = await Promise.all([
           this.checkpointAt(from, trx),

@@ -4,6 +4,7 @@ import type { QueryClientContract, TransactionClientContract } from '@adonisjs/l
 import auditConfig from '#config/audit'
 import { CheckpointSigner, type Checkpoint } from '#services/audit/checkpoint_signing'
 import { firstRow } from '#services/sql/first_row'
+import { transaction } from '#services/sql/transaction'
 import {
   Frontier,
   frontierKeys,
@@ -63,7 +64,7 @@ export default class AuditSealerService {
     const batchSize = options.batchSize ?? auditConfig.seal.batchSize
     const lagBoundMs = options.lagBoundMs ?? auditConfig.seal.lagBoundMs
 
-    return db.transaction(async (trx): Promise<SealResult> => {
+    return transaction(async (trx): Promise<SealResult> => {
       const lock = await trx.rawQuery(`SELECT pg_try_advisory_xact_lock(${LOCK}) AS ok`)
       if (!lock.rows[0].ok) {
         return {

@@ -1,9 +1,9 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import Buyer from '#models/buyer'
 import type Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import AccessLogService from '#services/access/access_log_service'
+import { transaction } from '#services/sql/transaction'
 import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
 
 export type CreateBuyerInput = { name: string; contact_email: string }
@@ -13,7 +13,7 @@ export default class BuyerService {
   constructor(protected accessLog: AccessLogService) {}
 
   async create(principal: Principal, input: CreateBuyerInput) {
-    return db.transaction(async (trx) => {
+    return transaction(async (trx) => {
       const buyer = await Buyer.create(
         { name: input.name, contactEmail: input.contact_email, status: 'active' },
         { client: trx }

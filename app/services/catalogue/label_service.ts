@@ -1,10 +1,10 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import Label, { type Branding } from '#models/label'
 import type Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import AccessLogService from '#services/access/access_log_service'
 import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
+import { transaction } from '#services/sql/transaction'
 import { isUniqueViolation } from '#services/sql/unique_violation'
 
 export type CreateLabelInput = { slug: string; name: string; branding?: Branding }
@@ -17,7 +17,7 @@ export default class LabelService {
   async create(principal: Principal, input: CreateLabelInput) {
     if (await Label.findBy('slug', input.slug)) throw slugTaken(input.slug)
     try {
-      return await db.transaction(async (trx) => {
+      return await transaction(async (trx) => {
         const label = await Label.create(
           { slug: input.slug, name: input.name, branding: input.branding ?? {} },
           { client: trx }

@@ -1,5 +1,4 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import { uuidv7 } from 'uuidv7'
 import Label from '#models/label'
 import Publisher, { type DeliveryMethod, type PublisherStatus } from '#models/publisher'
@@ -9,6 +8,7 @@ import AccessLogService from '#services/access/access_log_service'
 import TenancyService from '#services/platform/tenancy_service'
 import InvitationService from '#services/access/invitation_service'
 import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
+import { transaction } from '#services/sql/transaction'
 import { isUniqueViolation } from '#services/sql/unique_violation'
 
 export type CreatePublisherInput = {
@@ -54,7 +54,7 @@ export default class PublisherService {
     const id = uuidv7()
     let created
     try {
-      created = await db.transaction(async (trx) => {
+      created = await transaction(async (trx) => {
         const publisher = await Publisher.create(
           {
             id,
@@ -116,7 +116,7 @@ export default class PublisherService {
   async update(principal: Principal, publisher: Publisher, input: UpdatePublisherInput) {
     const fields = Object.keys(input)
     if (fields.length === 0) return publisher
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       publisher.useTransaction(trx)
       publisher.merge({
         ...(input.name !== undefined ? { name: input.name } : {}),

@@ -1,9 +1,9 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import type Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
 import AccessLogService from '#services/access/access_log_service'
 import { onboardingStepOf } from '#services/catalogue/publisher_service'
+import { transaction } from '#services/sql/transaction'
 import type { QualityRules } from '#services/quality/quality_rules'
 
 /**
@@ -19,7 +19,7 @@ export default class QualityRulesService {
   }
 
   async replace(principal: Principal, publisher: Publisher, rules: QualityRules) {
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       publisher.useTransaction(trx)
       publisher.qualityRules = rules
       publisher.onboardingStep = onboardingStepOf(publisher, true)

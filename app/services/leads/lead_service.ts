@@ -46,6 +46,32 @@ function audienceOf(principal: Principal): LeadAudience {
 }
 
 /**
+ * A filter on what the caller may not see would answer yes or no about it:
+ * which buyer took a publisher's leads is the operator's business, which
+ * publisher a lead came from is not the buyer's, and a sandbox credential
+ * asks about sandbox leads only.
+ */
+export function assertFiltersAllowed(
+  principal: Principal,
+  filters: { publisher?: string; buyer?: string; buyer_id?: string; environment?: string }
+) {
+  const refuse = (detail: string) => {
+    throw ApiProblem.forbidden('filter_not_allowed', detail)
+  }
+  if ((filters.buyer ?? filters.buyer_id) && audienceOf(principal) !== 'operator') {
+    refuse('Only the operator filters by buyer.')
+  }
+  if (filters.publisher && principal.kind === 'buyer') {
+    refuse(
+      'A buyer does not filter by publisher: which publisher a lead came from is not shown to buyers.'
+    )
+  }
+  if (principal.environment === 'sandbox' && filters.environment === 'live') {
+    refuse('A sandbox credential reads sandbox data only; use a live key for live leads.')
+  }
+}
+
+/**
  * Reads leads for whoever asks: a publisher its own, a buyer those delivered
  * to it, the operator all. `lead_facts` answers who may see what; the lead
  * itself is read from its publisher's schema.
@@ -54,14 +80,21 @@ function audienceOf(principal: Principal): LeadAudience {
 export default class LeadService {
   constructor(protected tenancy: TenancyService) {}
 
+  /**
+   * The facts of the leads this principal may see. The environment is a
+   * wall: a sandbox credential sees sandbox leads only, whoever it acts for.
+   */
   visibleFacts(principal: Principal) {
     const query = db.from('lead_facts').select('lead_id as id', 'publisher_id', ...ROUTING_COLUMNS)
     if (principal.kind === 'publisher') {
-      query
-        .where('publisher_id', principal.publisherId!)
-        .where('environment', principal.environment)
+      query.where('publisher_id', principal.publisherId!)
     } else if (principal.kind === 'buyer') {
-      query.where('buyer_id', principal.buyerId!).where('environment', 'live')
+      query.where('buyer_id', principal.buyerId!)
+    }
+    if (principal.kind === 'publisher' || principal.kind === 'buyer') {
+      query.where('environment', principal.environment)
+    } else if (principal.environment === 'sandbox') {
+      query.where('environment', 'sandbox')
     }
     return query
   }
@@ -75,9 +108,10 @@ export default class LeadService {
   }
 
   async list(principal: Principal, filters: LeadFilters) {
+    assertFiltersAllowed(principal, filters)
     const query = this.visibleFacts(principal)
     if (principal.isOperator || principal.kind === 'compliance') {
-      query.where('environment', filters.environment ?? 'live')
+      query.where('environment', filters.environment ?? principal.environment)
     }
     if (filters.status) query.where('status', filters.status)
     if (filters.from) query.where('created_at', '>=', filters.from)
@@ -93,16 +127,7 @@ export default class LeadService {
     }
     if (filters.unsold === true) query.where('status', 'accepted').whereNull('buyer_id')
     if (filters.unsold === false) query.whereNotNull('buyer_id')
-    if (filters.buyer_id) {
-      // Which buyer took a publisher's leads is the operator's business alone.
-      if (audienceOf(principal) !== 'operator') {
-        throw ApiProblem.forbidden(
-          'filter_not_allowed',
-          'Only the operator filters leads by buyer.'
-        )
-      }
-      query.where('buyer_id', filters.buyer_id)
-    }
+    if (filters.buyer_id) query.where('buyer_id', filters.buyer_id)
     const page = await paginate<FactRow>(query, filters, 'lead_id')
     return { data: await this.load(page.data, audienceOf(principal)), next_cursor: page.nextCursor }
   }

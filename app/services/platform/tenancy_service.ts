@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { pathToFileURL } from 'node:url'
 import app from '@adonisjs/core/services/app'
-import db from '@adonisjs/lucid/services/db'
+import { transaction } from '#services/sql/transaction'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 
 type TenantMigration = (trx: TransactionClientContract) => Promise<void>
@@ -23,7 +23,7 @@ export default class TenancyService {
    * on the path.
    */
   async run<T>(tenant: Tenant, work: (trx: TransactionClientContract) => Promise<T>): Promise<T> {
-    return db.transaction(async (trx) => {
+    return transaction(async (trx) => {
       await this.enter(trx, tenant)
       return work(trx)
     })
@@ -41,7 +41,7 @@ export default class TenancyService {
     work: (trx: TransactionClientContract, entered: E) => Promise<T>
   ): Promise<T> {
     const schemaName = safeSchemaName(tenant.schemaName)
-    return db.transaction(async (trx) => work(trx, await enter(trx, schemaName)))
+    return transaction(async (trx) => work(trx, await enter(trx, schemaName)))
   }
 
   async enter(trx: TransactionClientContract, tenant: Tenant) {
@@ -59,7 +59,7 @@ export default class TenancyService {
 
   /** Brings one tenant schema up to date in its own transaction. */
   async migrate(tenant: Tenant) {
-    return db.transaction((trx) => this.migrateWithin(trx, tenant))
+    return transaction((trx) => this.migrateWithin(trx, tenant))
   }
 
   async migrateWithin(trx: TransactionClientContract, tenant: Tenant) {

@@ -89,6 +89,8 @@ export type RoutingWorkerOptions = {
   prefix?: string
   /** Also run the sweeper every `routing.sweepIntervalSeconds` (default true). */
   sweep?: boolean
+  /** How often to check that Redis still holds the sweep schedule (default: the sweep interval). */
+  scheduleCheckMs?: number
   /** Uniform [0, 1) source for weighted choices (tests seed it). */
   random?: () => number
 }
@@ -119,18 +121,42 @@ export async function startRoutingWorker(options: RoutingWorkerOptions = {}) {
   worker.on('error', (error) => logger.warn({ err: error }, 'routing worker: redis error'))
   await worker.waitUntilReady()
 
+  let watchdog: NodeJS.Timeout | undefined
   if (options.sweep ?? true) {
-    // Upserted by every worker; Redis keeps one scheduler, so sweeps never pile up.
-    await routingQueue(prefix).upsertJobScheduler(
-      SWEEP_SCHEDULER,
-      { every: routingConfig.sweepIntervalSeconds * 1000 },
-      { name: 'sweep', data: {}, opts: { removeOnComplete: true, removeOnFail: true } }
+    await ensureSweepSchedule(prefix)
+    // The schedule lives in Redis; a Redis that comes back empty has none, and the leads whose
+    // jobs it lost would wait for a worker restart. Each worker puts it back within an interval.
+    watchdog = setInterval(
+      () => {
+        ensureSweepSchedule(prefix).catch((error) =>
+          logger.warn({ err: error }, 'routing: could not check the sweep schedule; Redis away?')
+        )
+      },
+      options.scheduleCheckMs ?? routingConfig.sweepIntervalSeconds * 1000
     )
+    watchdog.unref()
   }
 
   return async () => {
+    clearInterval(watchdog)
     await worker.close()
   }
+}
+
+/**
+ * Creates the sweep schedule when Redis has none. Every worker calls it;
+ * Redis keeps one scheduler, so sweeps never pile up. An existing schedule
+ * is left as it is: upserting it again would move its next run.
+ */
+export async function ensureSweepSchedule(prefix = routingConfig.prefix) {
+  const queue = routingQueue(prefix)
+  if (await queue.getJobScheduler(SWEEP_SCHEDULER)) return false
+  await queue.upsertJobScheduler(
+    SWEEP_SCHEDULER,
+    { every: routingConfig.sweepIntervalSeconds * 1000 },
+    { name: 'sweep', data: {}, opts: { removeOnComplete: true, removeOnFail: true } }
+  )
+  return true
 }
 
 /**

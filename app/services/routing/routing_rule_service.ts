@@ -1,5 +1,4 @@
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import Buyer from '#models/buyer'
 import Label from '#models/label'
@@ -9,6 +8,7 @@ import type Principal from '#auth/principal'
 import ApiProblem, { type FieldError } from '#exceptions/api_problem'
 import AccessLogService from '#services/access/access_log_service'
 import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
+import { transaction } from '#services/sql/transaction'
 import type { AudienceCriterion } from '#services/quality/quality_rules'
 
 export type RoutingRuleInput = {
@@ -38,7 +38,7 @@ export default class RoutingRuleService {
 
   async create(principal: Principal, input: RoutingRuleInput) {
     const labelIds = await this.resolveReferences(input, input)
-    return db.transaction(async (trx) => {
+    return transaction(async (trx) => {
       const rule = await RoutingRule.create(
         {
           buyerId: input.buyer_id,
@@ -69,7 +69,7 @@ export default class RoutingRuleService {
       payout_cents: patch.payout_cents ?? rule.payoutCents,
     }
     const labelIds = await this.resolveReferences(patch, merged)
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       rule.useTransaction(trx)
       rule.merge({
         ...(patch.buyer_id !== undefined ? { buyerId: patch.buyer_id } : {}),
@@ -92,7 +92,7 @@ export default class RoutingRuleService {
   }
 
   async delete(principal: Principal, rule: RoutingRule) {
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       rule.useTransaction(trx)
       await rule.delete()
       await this.log(principal, 'routing_rule.deleted', rule, trx)

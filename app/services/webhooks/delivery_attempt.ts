@@ -8,6 +8,7 @@ import { Coalescer } from '#services/webhooks/coalescer'
 import { type Column, rowsOf } from '#services/sql/insert_together'
 import { type Decision, decide } from '#services/webhooks/retry_policy'
 import type { EndpointRow } from '#services/webhooks/endpoint_row'
+import { transaction } from '#services/sql/transaction'
 import {
   disableEndpoint,
   failsMostly,
@@ -172,7 +173,7 @@ export async function recordAttempt(
   if (decision.kind === 'succeeded')
     return recordSuccess(delivery, attempt, outcome, startedAt, now)
 
-  return db.transaction(async (trx) => {
+  return transaction(async (trx) => {
     const inserted = await trx.rawQuery(
       `INSERT INTO webhook_attempts
          (id, delivery_id, endpoint_id, attempt, trigger, started_at, succeeded, status_code, latency_ms, response_excerpt, error, error_detail)
@@ -253,7 +254,7 @@ async function recordSuccess(
     startedAt,
     now,
   })
-  if (endpointNews) await db.transaction((trx) => noteSuccess(trx, delivery.endpoint_id, now))
+  if (endpointNews) await transaction((trx) => noteSuccess(trx, delivery.endpoint_id, now))
   return { decision: { kind: 'succeeded' }, retryAt: null, duplicate: !recorded }
 }
 

@@ -14,6 +14,7 @@ import {
   subscriberOf,
 } from '#services/webhooks/subscription'
 import { deliveryRow, wakeRelay, wakeTaskRunner } from '#services/webhooks/fan_out'
+import { transaction } from '#services/sql/transaction'
 import { rescheduleWhere } from '#services/webhooks/rescheduling'
 
 export type DeliveryFilters = PageRequest & {
@@ -73,7 +74,7 @@ export default class WebhookDeliveryService {
   /** Resend now, whatever the delivery's state, as a fresh run of the retry schedule. */
   async retry(delivery: WebhookDelivery) {
     await this.assertDeliverable(delivery.endpointId)
-    const scheduled = await db.transaction((trx) =>
+    const scheduled = await transaction((trx) =>
       rescheduleWhere(
         trx,
         { sql: 'd.id = :id', bindings: { id: delivery.id } },
@@ -113,7 +114,7 @@ export default class WebhookDeliveryService {
       .whereIn('status', ['enabled', 'paused'])
     const targets = endpoints.filter((endpoint) => receives(endpoint, scope))
     const now = new Date()
-    const deliveries = await db.transaction(async (trx) => {
+    const deliveries = await transaction(async (trx) => {
       let count = 0
       for (const endpoint of targets) {
         const row = {

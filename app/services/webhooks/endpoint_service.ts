@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
-import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import Buyer from '#models/buyer'
 import Publisher from '#models/publisher'
@@ -14,6 +13,7 @@ import { newSigningSecret } from '#services/webhooks/signing'
 import { sealSecret } from '#services/webhooks/secrets'
 import { subscribableBy } from '#services/webhooks/subscription'
 import { AddressPolicy, urlProblem } from '#services/webhooks/ssrf_guard'
+import { transaction } from '#services/sql/transaction'
 import { disableEndpoint, enableEndpoint } from '#services/webhooks/endpoint_health'
 
 export type EndpointInput = {
@@ -64,7 +64,7 @@ export default class WebhookEndpointService {
     const owner = await this.ownerFor(principal, input)
     await this.check(owner.ownerType, input.url, input.events)
     const secret = newSigningSecret()
-    const endpoint = await db.transaction(async (trx) => {
+    const endpoint = await transaction(async (trx) => {
       const created = await WebhookEndpoint.create(
         {
           ...owner,
@@ -96,7 +96,7 @@ export default class WebhookEndpointService {
     if (fields.length === 0) return endpoint
     await this.check(endpoint.ownerType, patch.url, patch.events)
     const now = new Date()
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       endpoint.useTransaction(trx)
       endpoint.merge({
         ...(patch.url !== undefined ? { url: patch.url } : {}),
@@ -121,7 +121,7 @@ export default class WebhookEndpointService {
 
   /** Deliveries and attempts go with the endpoint; the events stay in the outbox. */
   async delete(principal: Principal, endpoint: WebhookEndpoint) {
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       endpoint.useTransaction(trx)
       await endpoint.delete()
       await this.log(principal, 'webhook_endpoint.deleted', endpoint, trx)
@@ -132,7 +132,7 @@ export default class WebhookEndpointService {
   async rotateSecret(principal: Principal, endpoint: WebhookEndpoint) {
     const secret = newSigningSecret()
     const expiresAt = DateTime.utc().plus({ milliseconds: webhooksConfig.secretOverlapMs })
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       endpoint.useTransaction(trx)
       endpoint.merge({
         previousSecret: endpoint.secret,

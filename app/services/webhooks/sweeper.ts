@@ -15,6 +15,7 @@ import {
 } from '#services/webhooks/endpoint_health'
 import type { EndpointRow } from '#services/webhooks/endpoint_row'
 import { createMissingDeliveries, rescheduleWhere } from '#services/webhooks/rescheduling'
+import { transaction } from '#services/sql/transaction'
 import { withTimeout } from '#services/webhooks/relay'
 
 const LIVE_JOB_STATES = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children'])
@@ -129,7 +130,7 @@ export class Sweeper {
       const task = claimed.rows[0]
       if (!task) return
       try {
-        const scheduled = await db.transaction(async (trx) => {
+        const scheduled = await transaction(async (trx) => {
           const count =
             task.kind === 'recover'
               ? await this.recover(trx, task, now)
@@ -200,7 +201,7 @@ export class Sweeper {
       [new Date(now.getTime() - (disableAfterMs - warnBeforeMs))]
     )
     for (const { id } of due.rows) {
-      await db.transaction(async (trx) => {
+      await transaction(async (trx) => {
         const warned = await trx.rawQuery(
           `UPDATE webhook_endpoints SET failing_warned_at = ?, updated_at = ?
             WHERE id = ? AND failing_warned_at IS NULL AND failing_since IS NOT NULL RETURNING *`,
@@ -226,7 +227,7 @@ export class Sweeper {
       [threshold]
     )
     for (const { id } of due.rows) {
-      await db.transaction((trx) => disableEndpoint(trx, id, 'failing', now, threshold))
+      await transaction((trx) => disableEndpoint(trx, id, 'failing', now, threshold))
     }
   }
 
@@ -273,7 +274,7 @@ export class Sweeper {
       'x-leadgate-event-type': 'webhook.ping',
     }
     const outcome = await this.sender.send(endpoint.url, headers, body)
-    await db.transaction(async (trx) => {
+    await transaction(async (trx) => {
       await trx.table('webhook_attempts').insert({
         id: uuidv7(),
         delivery_id: null,

@@ -29,6 +29,7 @@ test.group('Portal users and roles', () => {
         .json({ email, password: 'correct horse battery', ...body })
       response.assertStatus(201)
       assert.notProperty(response.body(), 'password')
+      assert.isFalse(response.body().disabled)
       const user = await User.findByOrFail('email', email)
       assert.equal(user.role, body.role)
       assert.exists(
@@ -74,6 +75,46 @@ test.group('Portal users and roles', () => {
         .where('action', 'user.access_changed')
         .first()
     )
+  })
+
+  test('a submit-only key creates no user who may read, and grants no read later', async ({
+    client,
+    assert,
+  }) => {
+    const publisher = await createPublisher()
+    const { secret } = await createKey({ publisherId: publisher.id, permissions: ['submit'] })
+    const email = `${unique('u')}@example.com`
+    const escalate = await client
+      .post('/v1/users')
+      .bearerToken(secret)
+      .json({
+        email,
+        password: 'correct horse battery',
+        role: 'publisher_user',
+        publisher_id: publisher.id,
+        permissions: ['read', 'submit'],
+      })
+    escalate.assertStatus(403)
+    assert.isNull(await User.findBy('email', email))
+
+    const operatorMade = await client
+      .post('/v1/users')
+      .bearerToken(await operatorKey())
+      .json({
+        email: `${unique('u')}@example.com`,
+        password: 'correct horse battery',
+        role: 'publisher_user',
+        publisher_id: publisher.id,
+        permissions: ['submit'],
+      })
+    operatorMade.assertStatus(201)
+    const grant = await client
+      .patch(`/v1/users/${operatorMade.body().id}`)
+      .bearerToken(secret)
+      .json({ permissions: ['read', 'submit'] })
+    grant.assertStatus(403)
+    const unchanged = await User.findOrFail(operatorMade.body().id)
+    assert.deepEqual(unchanged.permissions, ['submit'])
   })
 
   test('a publisher manages only its own users and cannot hand out other roles', async ({

@@ -894,4 +894,35 @@ test.group('Bad input / methods and routes', () => {
       }
     }
   })
+
+  test('a lone UTF-16 surrogate is refused with 422, never stored as U+FFFD', async ({
+    client,
+    assert,
+  }) => {
+    const key = await operatorKey()
+    const publisher = await createPublisher()
+    const before = await snapshotDatabase()
+    // Sent as the JSON escape itself: a well-formed pair next to it stays allowed.
+    const raw = '{"name":"Caf\\ud800 \\ud83d\\ude00"}'
+    const renamed = await client
+      .patch(`/v1/publishers/${publisher.id}`)
+      .bearerToken(key)
+      .unsafeJson(raw)
+    renamed.assertStatus(422)
+    assert.equal(renamed.header('content-type'), 'application/problem+json; charset=utf-8')
+    assert.deepEqual(
+      renamed
+        .body()
+        .errors.map((error: { field: string; code: string }) => [error.field, error.code]),
+      [['name', 'malformed_unicode']]
+    )
+    const label = await client
+      .post('/v1/labels')
+      .bearerToken(key)
+      .json({ slug: unique('lbl'), name: 'Lone \ud800 surrogate' })
+    label.assertStatus(422)
+    assert.deepEqual(snapshotDifference(before, await snapshotDatabase()), {})
+    await publisher.refresh()
+    assert.notInclude(publisher.name, '\ufffd')
+  })
 })

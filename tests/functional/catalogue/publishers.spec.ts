@@ -336,6 +336,41 @@ test.group('Publishers / update', () => {
     assert.equal(mine.onboardingStep, 'set_quality_rules')
   })
 
+  test('a publisher cannot set itself live through the query string or an empty body', async ({
+    client,
+    assert,
+  }) => {
+    const mine = await createPublisher()
+    const { secret } = await createKey({ publisherId: mine.id })
+    const watched = [{ table: 'publishers', id: mine.id }]
+    const before = await databaseState(['access_log'], watched)
+
+    const viaQuery = await client
+      .patch(`/v1/publishers/${mine.id}?status=live&name=Approved`)
+      .bearerToken(secret)
+      .json({})
+    viaQuery.assertStatus(400)
+    assert.equal(viaQuery.header('content-type'), 'application/problem+json; charset=utf-8')
+    assert.equal(viaQuery.body().code, 'query_not_allowed')
+
+    const mixed = await client
+      .patch(`/v1/publishers/${mine.id}?status=live`)
+      .bearerToken(secret)
+      .json({ delivery_methods: ['api'] })
+    mixed.assertStatus(400)
+
+    const inBody = await client
+      .patch(`/v1/publishers/${mine.id}`)
+      .bearerToken(secret)
+      .json({ delivery_methods: ['api'], status: 'live' })
+    inBody.assertStatus(403)
+    assert.equal(inBody.body().code, 'operator_only')
+
+    assert.deepEqual(await databaseState(['access_log'], watched), before)
+    await mine.refresh()
+    assert.equal(mine.status, 'invited')
+  })
+
   test('sandbox and read-only operator keys cannot create or change publishers', async ({
     client,
     assert,

@@ -271,4 +271,31 @@ test.group('Routing / sweeper on the queue', (group) => {
       await second()
     }
   })
+
+  test('a Redis that comes back empty gets the sweep schedule back without a worker restart', async ({
+    assert,
+  }) => {
+    const stop = await startRoutingWorker({
+      prefix,
+      concurrency: 1,
+      sweep: true,
+      scheduleCheckMs: 100,
+    })
+    try {
+      assert.lengthOf(await routingQueue(prefix).getJobSchedulers(), 1)
+      // What a restarted, empty Redis holds for this queue: nothing.
+      await routingQueue(prefix).obliterate({ force: true })
+      assert.lengthOf(await routingQueue(prefix).getJobSchedulers(), 0)
+      const schedulers = await eventually(async () => {
+        const found = await routingQueue(prefix).getJobSchedulers()
+        return found.length > 0 ? found : null
+      }, 5_000)
+      assert.deepEqual(
+        schedulers.map((s) => [s.key, s.every]),
+        [[SWEEP_SCHEDULER, routingConfig.sweepIntervalSeconds * 1000]]
+      )
+    } finally {
+      await stop()
+    }
+  })
 })
