@@ -23,6 +23,7 @@ if (workers > 1 && cluster.isPrimary) {
 } else {
   await import('reflect-metadata')
   const { Ignitor, prettyPrintError } = await import('@adonisjs/core')
+  const { createHttpServer } = await import('#start/http_server')
 
   const APP_ROOT = new URL('../', import.meta.url)
 
@@ -42,7 +43,7 @@ if (workers > 1 && cluster.isPrimary) {
       app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
     })
     .httpServer()
-    .start()
+    .start(createHttpServer)
     .catch((error) => {
       process.exitCode = 1
       prettyPrintError(error)

@@ -1,6 +1,8 @@
 import env from '#start/env'
 import app from '@adonisjs/core/services/app'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { defineConfig } from '@adonisjs/core/http'
+import { writeBareProblem } from '#exceptions/bare_problem'
 
 export const appKey = env.get('APP_KEY')
 
@@ -8,6 +10,15 @@ export const appUrl = env.get('APP_URL') ?? `http://localhost:${env.get('PORT') 
 
 export const http = defineConfig({
   generateRequestId: true,
+  // A URL whose percent escapes are not UTF-8 never reaches the router; say so as a problem.
+  onBadUrl(_request: IncomingMessage, response: ServerResponse) {
+    writeBareProblem(response, {
+      status: 400,
+      code: 'malformed_url',
+      title: 'Bad request',
+      detail: 'The URL holds a percent escape that is not valid UTF-8.',
+    })
+  },
   allowMethodSpoofing: false,
   useAsyncLocalStorage: false,
   /**

@@ -13,8 +13,11 @@ const sessionConfig = defineConfig({
     secure: app.inProduction,
     sameSite: 'lax',
   },
-  store: env.get('SESSION_DRIVER') ?? 'cookie',
+  // Sessions live on the server (Redis): signing out or disabling a user ends them at once,
+  // where a cookie-held session would keep working until it expired.
+  store: env.get('SESSION_DRIVER') ?? 'redis',
   stores: {
+    redis: stores.redis({ connection: 'main' }),
     cookie: stores.cookie(),
   },
 })

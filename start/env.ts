@@ -16,7 +16,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   APP_KEY: Env.schema.secret(),
   APP_URL: Env.schema.string.optional(),
   LOG_LEVEL: Env.schema.string.optional(),
-  SESSION_DRIVER: Env.schema.enum.optional(['cookie', 'memory'] as const),
+  SESSION_DRIVER: Env.schema.enum.optional(['redis', 'cookie', 'memory'] as const),
 
   /*
   |----------------------------------------------------------

@@ -9,6 +9,7 @@ import { pluginAdonisJS } from '@japa/plugin-adonisjs'
 import testUtils from '@adonisjs/core/services/test_utils'
 import DatabaseSetupService from '#services/platform/database_setup_service'
 import ServiceCheckService, { ServiceUnavailable } from '#services/platform/service_check_service'
+import { createHttpServer } from '#start/http_server'
 import { startMailbox, stopMailbox } from '#tests/support/mailbox'
 
 /**
@@ -72,6 +73,6 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
   if (['browser', 'functional'].includes(suite.name)) {
-    return suite.setup(() => testUtils.httpServer().start())
+    return suite.setup(() => testUtils.httpServer().start(createHttpServer))
   }
 }

@@ -2,8 +2,12 @@ import User from '#models/user'
 import type { HttpContext } from '@adonisjs/core/http'
 import { errors as authErrors } from '@adonisjs/auth'
 import { loginValidator } from '#validators/session'
+import { withLimiter } from '#services/access/limiter_store'
 
 const REFUSED = 'These credentials do not match an active account.'
+
+/** Five wrong passwords for one address from one place, then a quarter of an hour's wait. */
+const LOGIN_THROTTLE = { requests: 5, duration: '15 minutes', blockDuration: '15 minutes' }
 
 export default class SessionController {
   async create({ inertia }: HttpContext) {
@@ -12,7 +16,20 @@ export default class SessionController {
 
   async store({ request, auth, response, session }: HttpContext) {
     const { email, password } = await request.validateUsing(loginValidator)
-    const user = await this.verify(email.toLowerCase(), password)
+    const address = email.toLowerCase()
+    const [throttled, user] = await withLimiter(LOGIN_THROTTLE, (counted) =>
+      counted.penalize(`login:${address}:${request.ip()}`, () => this.verify(address, password))
+    ).catch((error) => {
+      if (error instanceof RefusedLogin) return [null, null] as const
+      throw error
+    })
+    if (throttled) {
+      const minutes = Math.max(1, Math.ceil(throttled.response.availableIn / 60))
+      session.flash('inputErrorsBag', {
+        email: [`Too many failed sign-ins. Try again in ${minutes} minutes.`],
+      })
+      return response.redirect().back()
+    }
     if (!user) {
       // The bag the Inertia middleware turns into the page's `errors` prop.
       session.flash('inputErrorsBag', { email: [REFUSED] })
@@ -22,19 +39,28 @@ export default class SessionController {
     return response.redirect('/portal')
   }
 
-  async destroy({ auth, response }: HttpContext) {
+  async destroy({ auth, response, session }: HttpContext) {
     await auth.use('web').logout()
+    // The session itself goes too: its cookie must not sign anyone in again.
+    session.clear()
+    await session.regenerate()
     return response.redirect('/login')
   }
 
-  /** A wrong password and a disabled account look the same to the visitor. */
+  /**
+   * A wrong password and a disabled account look the same to the visitor;
+   * both count against the throttle (the throw is what `penalize` counts).
+   */
   protected async verify(email: string, password: string) {
     try {
       const user = await User.verifyCredentials(email, password)
-      return user.disabledAt ? null : user
+      if (user.disabledAt) throw new authErrors.E_INVALID_CREDENTIALS(REFUSED)
+      return user
     } catch (error) {
-      if (error instanceof authErrors.E_INVALID_CREDENTIALS) return null
+      if (error instanceof authErrors.E_INVALID_CREDENTIALS) throw new RefusedLogin()
       throw error
     }
   }
 }
+
+class RefusedLogin extends Error {}

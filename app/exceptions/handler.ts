@@ -3,6 +3,7 @@ import { errors as vineErrors } from '@vinejs/vine'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import type { StatusPageRange, StatusPageRenderer } from '@adonisjs/core/types/http'
 import ApiProblem from '#exceptions/api_problem'
+import { problemType } from '#exceptions/bare_problem'
 import { problemFor } from '#exceptions/problem_mapping'
 
 export default class HttpExceptionHandler extends ExceptionHandler {
@@ -31,7 +32,7 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
     const problem: ApiProblem = problemFor(error, ctx) ?? internalError()
     const body = {
-      type: `https://leadgate.dev/problems/${problem.code.replaceAll('_', '-')}`,
+      type: problemType(problem.code),
       title: problem.title,
       status: problem.status,
       code: problem.code,
@@ -53,6 +54,9 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (error instanceof ApiProblem || error instanceof vineErrors.E_VALIDATION_ERROR) {
       return
     }
+    // What a caller caused (a body that is not what its headers say) is answered, not logged as a fault.
+    const problem = isApiRequest(ctx) ? problemFor(error, ctx) : undefined
+    if (problem && problem.status < 500) return
     return super.report(error, ctx)
   }
 }

@@ -86,6 +86,14 @@ export function problemFor(error: unknown, ctx: HttpContext): ApiProblem | undef
       return ApiProblem.badRequest('request_aborted', 'The request body ended early.')
   }
 
+  // Content-Encoding said gzip or deflate and the body was not.
+  if (code?.startsWith('Z_')) {
+    return ApiProblem.badRequest(
+      'malformed_body',
+      'The body is not encoded as its Content-Encoding header says.'
+    )
+  }
+
   if (isDatabaseUnavailable(error)) {
     return ApiProblem.unavailable(
       'database_unavailable',

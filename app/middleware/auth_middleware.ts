@@ -11,6 +11,12 @@ export default class AuthMiddleware {
     options: { guards?: (keyof Authenticators)[] } = {}
   ) {
     await ctx.auth.authenticateUsing(options.guards, { loginRoute: this.redirectTo })
+    // A user disabled while signed in is signed out on its very next request.
+    if (ctx.auth.user?.disabledAt) {
+      await ctx.auth.use('web').logout()
+      ctx.session.clear()
+      return ctx.response.redirect(this.redirectTo)
+    }
     return next()
   }
 }

@@ -59,15 +59,25 @@ export const flag = () => vine.boolean({ strict: true })
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
+/** What Postgres and ISO 8601's four-digit years both hold, in UTC: 0001-01-01 to 9999-12-31. */
+const EARLIEST = Date.parse('0001-01-01T00:00:00Z')
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
 
 const isoTimestamp = vine.createRule(
   (value: unknown, options: { dateAllowed: boolean }, field: FieldContext) => {
     if (typeof value !== 'string') return
     const shaped = ISO_INSTANT.test(value) || (options.dateAllowed && ISO_DATE.test(value))
-    if (!shaped || Number.isNaN(Date.parse(value))) {
+    const moment = Date.parse(value)
+    if (!shaped || Number.isNaN(moment)) {
       field.report(
         'Use an ISO 8601 timestamp with its offset, e.g. 2026-11-22T09:00:00Z.',
         'timestamp',
+        field
+      )
+    } else if (moment < EARLIEST || moment > LATEST) {
+      field.report(
+        'Use a moment between 0001-01-01 and 9999-12-31 (UTC).',
+        'timestamp_range',
         field
       )
     }

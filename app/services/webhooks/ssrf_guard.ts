@@ -22,6 +22,9 @@ export class SsrfRefused extends Error {
 
 type Block = [ipaddr.IPv4 | ipaddr.IPv6, number]
 
+/** ::/96, where an IPv6 address only wraps an IPv4 one (RFC 4291 §2.5.5.1, deprecated). */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96')
+
 /**
  * Which addresses a webhook may reach: public unicast only, plus what the
  * allowlist names. ipaddr.js classifies loopback, private, link-local, CGNAT,
@@ -54,6 +57,10 @@ export class AddressPolicy {
       return null
     }
     const range = parsed.range()
+    // ::a9fe:a9fe is 169.254.169.254 in the deprecated IPv4-compatible form; ipaddr.js calls it unicast.
+    if (range === 'unicast' && parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE)) {
+      return 'ipv4Compatible'
+    }
     return range === 'unicast' ? null : range
   }
 }

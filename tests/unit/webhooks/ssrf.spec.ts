@@ -31,6 +31,9 @@ test.group('Webhooks / SSRF guard', () => {
       '::ffff:10.0.0.1': 'ipv4Mapped',
       '64:ff9b::a00:1': 'rfc6052',
       '2002:a00:1::1': '6to4',
+      // IPv4-compatible IPv6: the metadata service and the loopback in the deprecated ::/96 form.
+      '::a9fe:a9fe': 'ipv4Compatible',
+      '::7f00:1': 'ipv4Compatible',
     }
     for (const [address, range] of Object.entries(refused))
       assert.equal(strict.refusal(address), range, address)
