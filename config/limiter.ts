@@ -2,6 +2,13 @@ import env from '#start/env'
 import { defineConfig, stores } from '@adonisjs/limiter'
 
 /**
+ * API requests one web process serves at once. Past it the server sheds load
+ * (503 with Retry-After) instead of queueing, so latency and memory stay
+ * bounded in a burst and clients back off. Mutable for the tests.
+ */
+export const apiLoad = { maxInFlight: env.get('API_MAX_IN_FLIGHT') ?? 256 }
+
+/**
  * Requests per key and window on the API. Counted in Redis so every web
  * process shares one budget per key.
  */

@@ -38,6 +38,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   */
   API_BODY_LIMIT: Env.schema.string.optional(),
   API_RATE_LIMIT: Env.schema.number.optional(),
+  API_MAX_IN_FLIGHT: Env.schema.number.optional(),
   API_RATE_WINDOW: Env.schema.string.optional(),
   OAUTH_TOKEN_TTL_SECONDS: Env.schema.number.optional(),
 

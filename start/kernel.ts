@@ -21,6 +21,7 @@ server.use([
 ])
 
 router.use([
+  () => import('#middleware/load_shedding_middleware'),
   () => import('#middleware/api_request_middleware'),
   () => import('@adonisjs/core/bodyparser_middleware'),
   () => import('#middleware/input_guard_middleware'),

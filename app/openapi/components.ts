@@ -284,7 +284,7 @@ export const responses = {
     )
   ),
   ServiceUnavailable: problemResponse(
-    'The database connection was lost before the change was confirmed, so nothing was stored. Retry after `Retry-After` seconds; with the same `Idempotency-Key` a retried lead is never stored twice.',
+    'The database connection was lost before the change was confirmed, so nothing was stored (`database_unavailable`), or the server is at capacity (`overloaded`). Retry after `Retry-After` seconds; with the same `Idempotency-Key` a retried lead is never stored twice.',
     problemExample(
       503,
       'database_unavailable',

@@ -23,6 +23,8 @@ export type Answer = {
   hold?: boolean
   /** Do the work, then drop the connection before answering: the sender sees a failure, the receiver a duplicate later. */
   reset?: boolean
+  /** Answer this many milliseconds late (a slow receiver). */
+  delayMs?: number
 }
 type Behaviour = (request: Received, index: number) => Answer
 
@@ -68,8 +70,12 @@ export class Receiver {
           return
         }
         const status = answer.status ?? 204
-        if (status >= 200 && status < 300) receiver.answered.push(entry)
-        response.writeHead(status, answer.headers ?? {}).end(answer.body ?? '')
+        const send = () => {
+          if (status >= 200 && status < 300) receiver.answered.push(entry)
+          response.writeHead(status, answer.headers ?? {}).end(answer.body ?? '')
+        }
+        if (answer.delayMs) setTimeout(send, answer.delayMs)
+        else send()
       })
     })
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve))

@@ -197,7 +197,10 @@ export async function recordAttempt(
     )
     if (inserted.rows.length === 0) return { decision, retryAt: null, duplicate: true }
 
-    const stillDeliverable = await noteFailure(trx, delivery.endpoint_id, decision, now)
+    const stillDeliverable = await noteFailure(trx, delivery.endpoint_id, decision, {
+      startedAt,
+      now,
+    })
     if (!stillDeliverable && decision.kind === 'retry') decision = { kind: 'exhausted' }
 
     const retryAt = decision.kind === 'retry' ? new Date(now.getTime() + decision.delayMs) : null
@@ -364,7 +367,7 @@ async function noteFailure(
   trx: TransactionClientContract,
   endpointId: string,
   decision: Decision,
-  now: Date
+  { startedAt, now }: { startedAt: Date; now: Date }
 ) {
   const result = await trx.rawQuery(
     `UPDATE webhook_endpoints
@@ -381,6 +384,9 @@ async function noteFailure(
     return false
   }
   if (endpoint.status === 'paused') {
+    // Sent before the circuit opened: a straggler of the same outage, already counted.
+    const opened = endpoint.circuit_opened_at ? new Date(endpoint.circuit_opened_at) : null
+    if (opened && startedAt < opened) return true
     // The half-open trial failed: pause again, for longer.
     await openCircuit(trx, endpoint, now)
     return true

@@ -102,9 +102,10 @@ export async function openCircuit(
   const pauseMs = Math.min(cooldownMs * 2 ** endpoint.circuit_trips, maxCooldownMs)
   await trx.rawQuery(
     `UPDATE webhook_endpoints
-        SET status = 'paused', paused_until = ?, circuit_trips = circuit_trips + 1, updated_at = ?
+        SET status = 'paused', paused_until = ?, circuit_trips = circuit_trips + 1,
+            circuit_opened_at = ?, updated_at = ?
       WHERE id = ? AND status <> 'disabled'`,
-    [new Date(now.getTime() + pauseMs), now, endpoint.id]
+    [new Date(now.getTime() + pauseMs), now, now, endpoint.id]
   )
 }
 

@@ -20,6 +20,7 @@ export type EndpointRow = {
   last_success_at: Date | null
   circuit_trips: number
   circuit_closed_at: Date | null
+  circuit_opened_at: Date | null
 }
 
 /** The columns fan-out reads: whom an endpoint belongs to and what it subscribes to. */

@@ -411,4 +411,38 @@ test.group('Webhooks / faults', () => {
     const rows = await deliveriesOf(endpoint.id)
     assert.isTrue(rows.every((row) => row.attemptCount <= 4))
   })
+
+  test('attempts still in flight when the circuit opens do not count as failed trials', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    // Slow failures: when the fourth one opens the circuit, the others are still on the wire.
+    const { publisher, key, endpoint } = await scene(client, cleanup, {
+      behaviour: () => ({ status: 500, delayMs: 600 }),
+      clock: (config) => {
+        config.breaker.minRequests = 4
+        config.breaker.cooldownMs = 5000
+        config.breaker.maxCooldownMs = 60_000
+      },
+    })
+    const runtime = await startRuntime({ concurrency: 16 })
+    cleanup(() => runtime.stop())
+
+    await submitLeads(client, key, publisher.slug, 5)
+    const opened = await eventually(async () => {
+      const row = await WebhookEndpoint.findOrFail(endpoint.id)
+      return row.status === 'paused' && row
+    }, 'the circuit to open')
+    // Every attempt sent before the pause has answered by now, and each was recorded.
+    await sleep(1500)
+    const later = await WebhookEndpoint.findOrFail(endpoint.id)
+    const recorded = await db
+      .from('webhook_attempts')
+      .where('endpoint_id', endpoint.id)
+      .count('* as total')
+    assert.isAbove(Number(recorded[0].total), 4, 'stragglers failed after the circuit opened')
+    assert.equal(later.circuitTrips, 1)
+    assert.equal(later.pausedUntil!.toMillis(), opened.pausedUntil!.toMillis())
+  })
 })
