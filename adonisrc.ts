@@ -36,6 +36,7 @@ export default defineConfig({
     () => import('@adonisjs/limiter/limiter_provider'),
     () => import('@adonisjs/mail/mail_provider'),
     () => import('#providers/plugin_provider'),
+    () => import('#providers/queue_provider'),
   ],
 
   preloads: [() => import('#start/routes'), () => import('#start/kernel')],

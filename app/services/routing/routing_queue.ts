@@ -14,18 +14,18 @@ const ENQUEUE_TIMEOUT_MS = 2000
 const SKIP_AFTER_FAILURE_MS = 5000
 let skipUntil = 0
 const queues = new Map<string, Queue<RoutingJob>>()
-let closesWithApp = false
 
-/** One producer per key prefix, opened on first use and closed when the app terminates. */
+/**
+ * One producer per key prefix, opened on first use. The queue provider
+ * closes them when the app shuts down, after the HTTP server has drained:
+ * a lead accepted while the server stops is queued like any other, not
+ * left to the sweep.
+ */
 export function routingQueue(prefix = routingConfig.prefix) {
   let queue = queues.get(prefix)
   if (!queue) {
-    // A request still in flight at shutdown must not open a connection nobody will close.
-    if (app.isTerminating || app.isTerminated) throw new Error('the application is shutting down')
-    if (!closesWithApp) {
-      closesWithApp = true
-      app.terminating(() => closeRoutingQueues())
-    }
+    // Past shutdown nobody would close a new connection.
+    if (app.isTerminated) throw new Error('the application has shut down')
     queue = new Queue<RoutingJob>(routingConfig.queue, { connection: redisConnection, prefix })
     queue.on('error', (error) => logger.warn({ err: error }, 'routing queue: redis error'))
     queues.set(prefix, queue)

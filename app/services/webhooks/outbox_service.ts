@@ -44,8 +44,9 @@ export type StagedEvents = { published: PublishedEvent[]; insert: Part; now: Dat
  * `publish` does it all. A producer that batches its writes into few
  * statements (intake, routing) stages the events, reads `endpointsFor`
  * within a statement of its own, and sends `writes` (or `deliver` after
- * writing `insert` itself). Every method throws InvalidEventPayload, rolling
- * the cause back, when a payload breaks its type's JSON Schema.
+ * writing `insert` itself). Staging (and so `publish`) throws
+ * InvalidEventPayload, rolling the cause back, when a payload breaks its
+ * type's JSON Schema.
  */
 export default class OutboxService {
   async publish(trx: TransactionClientContract, events: OutboxEvent[], now = new Date()) {

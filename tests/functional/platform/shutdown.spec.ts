@@ -2,17 +2,21 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
 import services from '#config/services'
 import { leadBody, livePublisher } from '#tests/support/fixtures'
 import { eventually, freePort } from '#tests/support/webhooks'
 import TenancyService from '#services/platform/tenancy_service'
+import { closeRoutingQueues, routingQueue } from '#services/routing/routing_queue'
 
 /**
  * A deploy stops the web process with SIGTERM while publishers are still
  * delivering. It must exit (not hang until it is killed), and every lead it
  * answered 201 must be stored.
  */
-test.group('Shutdown', () => {
+test.group('Shutdown', (group) => {
+  group.teardown(() => closeRoutingQueues())
+
   test('SIGTERM while leads are in flight: the server exits and every accepted lead is kept', async ({
     assert,
   }) => {
@@ -82,6 +86,19 @@ test.group('Shutdown', () => {
         trx.from('leads').whereIn('id', accepted).count('* as count')
       )
       assert.equal(Number(stored[0].count), accepted.length)
+
+      // Queued for routing before the server let go of Redis, not left for the sweep to find.
+      const queue = routingQueue()
+      const unqueued = []
+      for (const id of accepted) {
+        const routed = await db
+          .from('lead_facts')
+          .where('lead_id', id)
+          .whereNotNull('routed_at')
+          .first()
+        if (!routed && !(await queue.getJob(id))) unqueued.push(id)
+      }
+      assert.deepEqual(unqueued, [], 'accepted leads without a routing job')
     } finally {
       if (server.exitCode === null) server.kill('SIGKILL')
     }

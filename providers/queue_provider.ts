@@ -1,0 +1,15 @@
+import type { ApplicationService } from '@adonisjs/core/types'
+
+/**
+ * Closes the routing producers last: providers shut down after the HTTP
+ * server has stopped and its requests in flight have answered, so the leads
+ * they accepted are queued for routing before the connections go.
+ */
+export default class QueueProvider {
+  constructor(protected app: ApplicationService) {}
+
+  async shutdown() {
+    const { closeRoutingQueues } = await import('#services/routing/routing_queue')
+    await closeRoutingQueues()
+  }
+}
