@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import services from '#config/services'
 import { leadBody, livePublisher } from '#tests/support/fixtures'
-import { eventually, freePort } from '#tests/support/webhooks'
+import { startAppProcess } from '#tests/support/app_process'
 import TenancyService from '#services/platform/tenancy_service'
 import { closeRoutingQueues, routingQueue } from '#services/routing/routing_queue'
 
@@ -21,36 +18,11 @@ test.group('Shutdown', (group) => {
     assert,
   }) => {
     const { publisher, key } = await livePublisher()
-    const port = await freePort()
-    const server = spawn(process.execPath, ['--import', '@poppinss/ts-exec', 'bin/server.ts'], {
-      cwd: app.appRoot,
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'error',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        // Under NODE_ENV=test the server derives its database name; give it ours, whatever the run chose.
-        DATABASE_URL: services.databaseUrl.href,
-        TEST_DATABASE_NAME: services.databaseName,
-        REDIS_URL: services.redisUrl.href,
-        API_RATE_LIMIT: '100000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const started = await startAppProcess({ API_RATE_LIMIT: '100000' })
+    const { server, base } = started
     // The server's own account, for the assertion messages: a failure here must say why.
-    let log = ''
-    server.stdout!.on('data', (chunk) => (log += chunk))
-    server.stderr!.on('data', (chunk) => (log += chunk))
-    const exited = once(server, 'exit')
+    const log = () => started.log
     try {
-      const base = `http://127.0.0.1:${port}`
-      await eventually(
-        async () => (await fetch(`${base}/v1/openapi.json`).catch(() => null))?.ok,
-        'the server answering',
-        60_000
-      )
-
       const deliver = () =>
         fetch(`${base}/v1/leads`, {
           method: 'POST',
@@ -64,23 +36,23 @@ test.group('Shutdown', (group) => {
           .catch(() => ({ status: 0, body: null }))
       // Warm the routes up, so the burst below is in flight when the signal comes.
       const first = await deliver()
-      assert.equal(first.status, 201, `${JSON.stringify(first.body)}\n${log}`)
+      assert.equal(first.status, 201, `${JSON.stringify(first.body)}\n${log()}`)
       const burst = Array.from({ length: 40 }, deliver)
       await new Promise((resolve) => setTimeout(resolve, 30))
       server.kill('SIGTERM')
 
       const answers = await Promise.all(burst)
       const outcome = await Promise.race([
-        exited.then(() => 'exited'),
+        started.exited.then(() => 'exited'),
         new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000)),
       ])
-      assert.equal(outcome, 'exited', log)
+      assert.equal(outcome, 'exited', log())
 
       const accepted = answers
         .filter((answer) => answer.status === 201)
         .map((answer) => answer.body!.id!)
       // Without leads in flight at the signal this test would prove nothing.
-      assert.isAbove(accepted.length, 0, `no lead of the burst was accepted\n${log}`)
+      assert.isAbove(accepted.length, 0, `no lead of the burst was accepted\n${log()}`)
       const tenancy = await app.container.make(TenancyService)
       const stored = await tenancy.run(publisher, (trx) =>
         trx.from('leads').whereIn('id', accepted).count('* as count')
@@ -100,7 +72,7 @@ test.group('Shutdown', (group) => {
       }
       assert.deepEqual(unqueued, [], 'accepted leads without a routing job')
     } finally {
-      if (server.exitCode === null) server.kill('SIGKILL')
+      started.stop()
     }
   }).timeout(120_000)
 })
