@@ -102,13 +102,12 @@ const webhooksConfig = {
   ssrf: {
     /**
      * Private, loopback, link-local, CGNAT, ULA and mapped addresses are
-     * refused unless named here (CIDR blocks). Development and tests allow
-     * the loopback so local receivers work; production allows nothing.
+     * refused unless `WEBHOOK_ALLOW_PRIVATE` names them (CIDR blocks), in
+     * every environment: a loopback allowed by default would let a tenant
+     * read the machine's other local services through the delivery log.
+     * The tests name the loopback for their receivers (.env.test).
      */
-    allow: list(
-      env.get('WEBHOOK_ALLOW_PRIVATE'),
-      app.inProduction ? [] : ['127.0.0.1/32', '::1/128']
-    ),
+    allow: list(env.get('WEBHOOK_ALLOW_PRIVATE'), []),
     requireHttps: env.get('WEBHOOK_REQUIRE_HTTPS') ?? app.inProduction,
     /** How long the save-time check waits for DNS before accepting the name. */
     resolveTimeoutMs: 2000,

@@ -9,22 +9,26 @@ import { eventually, freePort } from '#tests/support/webhooks'
  * the test database: for what an in-process server cannot show (a signal,
  * a Redis that goes away under it). `log` holds what it printed.
  */
-export async function startAppProcess(env: Record<string, string> = {}) {
+export async function startAppProcess(env: Record<string, string | undefined> = {}) {
   const port = await freePort()
+  const environment: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'error',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    // Under NODE_ENV=test the server derives its database name; give it ours, whatever the run chose.
+    DATABASE_URL: services.databaseUrl.href,
+    TEST_DATABASE_NAME: services.databaseName,
+    REDIS_URL: services.redisUrl.href,
+    ...env,
+  }
+  // A variable given as undefined is one the server must not see at all.
+  for (const [name, value] of Object.entries(environment))
+    if (value === undefined) delete environment[name]
   const server = spawn(process.execPath, ['--import', '@poppinss/ts-exec', 'bin/server.ts'], {
     cwd: app.appRoot,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'error',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      // Under NODE_ENV=test the server derives its database name; give it ours, whatever the run chose.
-      DATABASE_URL: services.databaseUrl.href,
-      TEST_DATABASE_NAME: services.databaseName,
-      REDIS_URL: services.redisUrl.href,
-      ...env,
-    },
+    env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const appProcess = {
