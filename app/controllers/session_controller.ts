@@ -52,14 +52,12 @@ export default class SessionController {
    * both count against the throttle (the throw is what `penalize` counts).
    */
   protected async verify(email: string, password: string) {
-    try {
-      const user = await User.verifyCredentials(email, password)
-      if (user.disabledAt) throw new authErrors.E_INVALID_CREDENTIALS(REFUSED)
-      return user
-    } catch (error) {
+    const user = await User.verifyCredentials(email, password).catch((error) => {
       if (error instanceof authErrors.E_INVALID_CREDENTIALS) throw new RefusedLogin()
       throw error
-    }
+    })
+    if (user.disabledAt) throw new RefusedLogin()
+    return user
   }
 }
 

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import type { Page } from 'playwright'
 import app from '@adonisjs/core/services/app'
 import User, { type Role } from '#models/user'
@@ -87,4 +89,24 @@ export async function acceptInvitation(page: Page, password = PASSWORD, confirma
   await page.getByLabel('Password (at least 12 characters)').fill(password)
   await page.getByLabel('Repeat the password').fill(confirmation)
   await page.getByRole('button', { name: 'Set password and open the portal' }).click()
+}
+
+const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+
+/** axe-core over the page as it stands: the serious and critical WCAG violations, as readable lines. */
+export async function seriousAxeViolations(page: Page) {
+  await page.addScriptTag({ content: await axeSource })
+  const violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] =
+    await page.evaluate('axe.run(document).then((result) => result.violations)')
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`
+    )
+}
+
+/** How wide the page lays itself out, in CSS pixels: wider than the viewport means sideways scrolling. */
+export function pageWidth(page: Page) {
+  return page.evaluate<number>('document.documentElement.scrollWidth')
 }

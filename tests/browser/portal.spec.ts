@@ -12,12 +12,15 @@ import {
   expectText,
   invitationTokenFor,
   pageText,
+  pageWidth,
+  seriousAxeViolations,
   signIn,
 } from '#tests/browser/helpers'
 
 test.group('Portal / sign in', () => {
   test('an operator signs in and sees the operator portal with the publishers count', async ({
     browserContext,
+    assert,
   }) => {
     const operator = await createOperator()
     const publisher = await createPublisher()
@@ -31,6 +34,12 @@ test.group('Portal / sign in', () => {
     await expectText(page, '[data-test="count-publishers"]', String(row.$extras.total))
     await expectText(page, '[data-test="publishers"] tr', publisher.name, { contains: true })
     await expectText(page, '[data-test="current-user"]', operator.email)
+    assert.deepEqual(await seriousAxeViolations(page), [])
+
+    // A phone's width: nothing wider than the screen, still no serious violation.
+    await page.setViewportSize({ width: 390, height: 844 })
+    assert.isAtMost(await pageWidth(page), 390)
+    assert.deepEqual(await seriousAxeViolations(page), [])
   })
 
   test('a wrong password shows the error and stays on /login', async ({
@@ -105,6 +114,9 @@ test.group('Portal / invitation', () => {
     })
     await expectText(page, '[data-test="current-user"]', publisher.contactEmail)
     assert.notInclude(await pageText(page), other.name)
+    await page.setViewportSize({ width: 390, height: 844 })
+    assert.isAtMost(await pageWidth(page), 390)
+    assert.deepEqual(await seriousAxeViolations(page), [])
 
     const user = await User.findByOrFail('email', publisher.contactEmail)
     assert.equal(user.role, 'publisher_user')

@@ -62,12 +62,7 @@ export default class CredentialScopeService {
         'You can only create credentials for your own publisher.'
       )
     }
-    if (permissions.some((permission) => !principal.can(permission))) {
-      throw ApiProblem.forbidden(
-        'permission_escalation',
-        'A credential cannot grant permissions its creator does not hold.'
-      )
-    }
+    assertGrantable(principal, permissions, 'A credential')
     if (principal.environment === 'sandbox' && input.environment === 'live') {
       throw ApiProblem.forbidden(
         'environment_not_allowed',
@@ -80,4 +75,18 @@ export default class CredentialScopeService {
 
 function unknownOwner(field: string, message: string) {
   return ApiProblem.unprocessable([{ field, code: 'exists', message }])
+}
+
+/** Nobody hands out more than it holds: a submit-only key makes no key or user who may read. */
+export function assertGrantable(
+  principal: Principal,
+  permissions: readonly Permission[],
+  grantee: 'A credential' | 'A user'
+) {
+  if (permissions.some((permission) => !principal.can(permission))) {
+    throw ApiProblem.forbidden(
+      'permission_escalation',
+      `${grantee} cannot be given permissions its creator does not hold.`
+    )
+  }
 }

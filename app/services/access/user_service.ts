@@ -9,6 +9,7 @@ import type { Permission } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import { transaction } from '#services/sql/transaction'
 import AccessLogService from '#services/access/access_log_service'
+import { assertGrantable } from '#services/access/credential_scope_service'
 
 export type CreateUserInput = {
   email: string
@@ -23,16 +24,6 @@ export type CreateUserInput = {
 export type UpdateUserInput = { role?: Role; permissions?: Permission[]; disabled?: boolean }
 
 const NO_PUBLISHER = '00000000-0000-0000-0000-000000000000'
-
-/** Nobody hands out more than it holds: a submit-only key makes no user who may read. */
-function assertGrantable(principal: Principal, permissions: readonly Permission[]) {
-  if (permissions.some((permission) => !principal.can(permission))) {
-    throw ApiProblem.forbidden(
-      'permission_escalation',
-      'A user cannot be given permissions the caller does not hold.'
-    )
-  }
-}
 
 /**
  * Portal users. The operator manages everyone; a publisher manages its own
@@ -57,7 +48,7 @@ export default class UserService {
   async create(principal: Principal, input: CreateUserInput) {
     const owner = await this.resolveOwner(principal, input)
     const permissions = [...new Set<Permission>(input.permissions ?? ['read', 'submit'])]
-    assertGrantable(principal, permissions)
+    assertGrantable(principal, permissions, 'A user')
     const address = input.email.toLowerCase()
     if (await User.findBy('email', address)) {
       throw ApiProblem.conflict('email_taken', `A user with e-mail ${address} already exists.`)
@@ -109,7 +100,7 @@ export default class UserService {
         user.merge({ role: input.role, publisherId: null, buyerId: null })
       }
       if (input.permissions) {
-        assertGrantable(principal, input.permissions)
+        assertGrantable(principal, input.permissions, 'A user')
         changes.permissions = { from: user.permissions, to: [...new Set(input.permissions)] }
         user.permissions = [...new Set(input.permissions)]
       }

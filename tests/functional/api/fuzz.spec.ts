@@ -156,6 +156,7 @@ test.group('Fuzz / every operation of the OpenAPI document', () => {
     for (const operation of operations) {
       const example = operation.spec.requestBody?.content?.['application/json']?.example
       const takesBody = Boolean(operation.spec.requestBody)
+      const seen = failures.length
       await fc
         .assert(
           fc.asyncProperty(
@@ -195,7 +196,12 @@ test.group('Fuzz / every operation of the OpenAPI document', () => {
             endOnFailure: true,
           }
         )
-        .catch(() => {})
+        // A failed answer is already in `failures`; anything else that stopped the run (a thrown
+        // request, a broken generator) is a failure too, never a silent pass.
+        .catch((error) => {
+          if (failures.length === seen)
+            failures.push(`${operation.method} ${operation.path}: ${error}`)
+        })
     }
     assert.deepEqual(failures, [])
   }).timeout(180_000)
