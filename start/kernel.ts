@@ -35,6 +35,7 @@ export const middleware = router.named({
   auth: () => import('#middleware/auth_middleware'),
   guest: () => import('#middleware/guest_middleware'),
   portalBouncer: () => import('#middleware/portal_bouncer_middleware'),
+  portalRole: () => import('#middleware/portal_role_middleware'),
   apiKey: () => import('#middleware/api_key_middleware'),
   rateLimit: () => import('#middleware/rate_limit_middleware'),
 })

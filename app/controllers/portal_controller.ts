@@ -2,23 +2,27 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import Buyer from '#models/buyer'
 import Publisher from '#models/publisher'
-import type Principal from '#auth/principal'
 import { publisherToJson } from '#transformers/publisher_transformer'
 import PublisherService from '#services/catalogue/publisher_service'
+import { leadCounts } from '#services/leads/lead_counts'
 
-const RECENT_PUBLISHERS = 100
 // A user without a publisher or buyer finds nothing (404) rather than a malformed uuid (500).
 const NO_ID = '00000000-0000-0000-0000-000000000000'
 
-/** One home page per role; each shows only what that role may see (the services scope the look-ups). */
+/** Each role's home page; each shows only what that role may see (the services scope the look-ups). */
 @inject()
 export default class PortalController {
   constructor(protected publishers: PublisherService) {}
 
-  async show({ inertia, principal }: HttpContext) {
+  /** /portal: every role has its own portal. */
+  async show({ principal, response }: HttpContext) {
+    return response.redirect(`/${principal.kind}`)
+  }
+
+  async home({ inertia, principal }: HttpContext) {
     switch (principal.kind) {
       case 'operator':
-        return inertia.render('portal/operator', await this.operatorView(principal))
+        return inertia.render('operator/overview', await this.operatorOverview())
       case 'compliance':
         return inertia.render('portal/compliance', {})
       case 'publisher': {
@@ -26,7 +30,9 @@ export default class PortalController {
           principal,
           principal.publisherId ?? NO_ID
         )
-        return inertia.render('portal/publisher', { publisher: publisherRow(publisher) })
+        return inertia.render('portal/publisher', {
+          publisher: { ...publisherToJson(publisher), label_name: publisher.label?.name ?? null },
+        })
       }
       case 'buyer': {
         const buyer = await Buyer.findOrFail(principal.buyerId ?? NO_ID)
@@ -37,25 +43,23 @@ export default class PortalController {
     }
   }
 
-  protected async operatorView(principal: Principal) {
-    const [publisherCount, buyerCount, recent] = await Promise.all([
-      countOf(Publisher),
-      countOf(Buyer),
-      this.publishers.visibleTo(principal).orderBy('id', 'desc').limit(RECENT_PUBLISHERS),
+  protected async operatorOverview() {
+    const [publishers, buyers, leads] = await Promise.all([
+      Publisher.query().select('status').count('* as total').groupBy('status'),
+      Buyer.query().count('* as total'),
+      leadCounts(),
     ])
+    const byStatus = Object.fromEntries(
+      publishers.map((row) => [row.status, Number(row.$extras.total)])
+    )
     return {
-      counts: { publishers: publisherCount, buyers: buyerCount },
-      publishers: recent.map(publisherRow),
+      publishers: {
+        total: Object.values(byStatus).reduce((sum, count) => sum + count, 0),
+        live: byStatus.live ?? 0,
+        onboarding: byStatus.invited ?? 0,
+      },
+      buyers: Number(buyers[0].$extras.total),
+      leads,
     }
   }
-}
-
-async function countOf(model: typeof Publisher | typeof Buyer) {
-  const [row] = await model.query().count('* as total')
-  return Number(row.$extras.total)
-}
-
-/** The API's publisher resource, with its label's name for people to read. */
-function publisherRow(publisher: Publisher) {
-  return { ...publisherToJson(publisher), label_name: publisher.label?.name ?? null }
 }

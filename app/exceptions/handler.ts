@@ -2,19 +2,23 @@ import app from '@adonisjs/core/services/app'
 import { errors as vineErrors } from '@vinejs/vine'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import type { StatusPageRange, StatusPageRenderer } from '@adonisjs/core/types/http'
-import ApiProblem from '#exceptions/api_problem'
+import ApiProblem, { type FieldError } from '#exceptions/api_problem'
 import { problemType } from '#exceptions/bare_problem'
 import { problemFor } from '#exceptions/problem_mapping'
 
 export default class HttpExceptionHandler extends ExceptionHandler {
   protected debug = !app.inProduction && !app.inTest
 
-  protected renderStatusPages = app.inProduction
+  // A mistyped portal URL gets the branded "not found" page in every environment; a fault
+  // keeps the development stack trace outside production.
+  protected renderStatusPages = true
 
-  protected statusPages: Record<StatusPageRange, StatusPageRenderer> = {
+  protected statusPages = {
     '404': (_, { inertia }) => inertia.render('errors/not_found', {}),
-    '500..599': (_, { inertia }) => inertia.render('errors/server_error', {}),
-  }
+    ...(app.inProduction
+      ? { '500..599': (_, { inertia }) => inertia.render('errors/server_error', {}) }
+      : {}),
+  } as Record<StatusPageRange, StatusPageRenderer>
 
   protected ignoreCodes = [
     'E_VALIDATION_ERROR',
@@ -27,6 +31,13 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   async handle(error: unknown, ctx: HttpContext) {
     if (!isApiRequest(ctx)) {
+      if (error instanceof ApiProblem && ctx.session && ctx.request.method() !== 'GET') {
+        return backWithProblem(error, ctx)
+      }
+      if (error instanceof ApiProblem && error.status === 404) {
+        ctx.response.status(404)
+        return ctx.inertia.render('errors/not_found', {})
+      }
       return super.handle(error, ctx)
     }
 
@@ -59,6 +70,20 @@ export default class HttpExceptionHandler extends ExceptionHandler {
     if (problem && problem.status < 500) return
     return super.report(error, ctx)
   }
+}
+
+/**
+ * A portal form met the same refusal the API gives (a taken slug, a lead not flagged): the
+ * page shows it next to the field it names, and as a toast, and nothing changed.
+ */
+function backWithProblem(problem: ApiProblem, ctx: HttpContext) {
+  const fieldErrors = (problem.extensions.errors as FieldError[] | undefined) ?? []
+  const bag: Record<string, string[]> = {}
+  for (const { field, message } of fieldErrors) (bag[field] ??= []).push(message)
+  if (problem.extensions.field) bag[String(problem.extensions.field)] = [problem.message]
+  ctx.session.flash('inputErrorsBag', bag)
+  ctx.session.flash('notice', { severity: 'error', summary: problem.detail ?? problem.title })
+  return ctx.response.redirect().back()
 }
 
 export function isApiRequest(ctx: HttpContext) {

@@ -1,15 +1,30 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import BaseInertiaMiddleware from '@adonisjs/inertia/inertia_middleware'
+import { principalForUser } from '#auth/portal_principal'
+import { brandForPublisher, PLATFORM_BRAND } from '#services/catalogue/branding_service'
 
+/**
+ * What every portal page knows: who is signed in (role and permissions gate the navigation),
+ * whose brand to wear, and the result of the last action (a toast).
+ */
 export default class InertiaMiddleware extends BaseInertiaMiddleware {
-  share(ctx: HttpContext) {
+  async share(ctx: HttpContext) {
     // A page may render before the session and auth middleware ran (a 404, say).
-    const { auth } = ctx as Partial<HttpContext>
+    const { auth, session } = ctx as Partial<HttpContext>
     const user = auth?.user
+    const kind = user ? principalForUser(user).kind : undefined
     return {
       errors: ctx.inertia.always(this.getValidationErrors(ctx)),
-      user: ctx.inertia.always(user ? { email: user.email, role: user.role } : undefined),
+      user: ctx.inertia.always(
+        user
+          ? { email: user.email, role: user.role, kind, permissions: user.permissions }
+          : undefined
+      ),
+      brand: ctx.inertia.always(
+        kind === 'publisher' ? await brandForPublisher(user?.publisherId) : PLATFORM_BRAND
+      ),
+      notice: ctx.inertia.always(session?.flashMessages.get('notice') ?? null),
     }
   }
 

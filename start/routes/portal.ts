@@ -1,5 +1,11 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import { portalStack, sessionStack } from '#start/routes/portal/stacks'
+import '#start/routes/portal/account'
+import '#start/routes/portal/operator'
+import '#start/routes/portal/publisher'
+import '#start/routes/portal/buyer'
+import '#start/routes/portal/compliance'
 
 const ApiDocsController = () => import('#controllers/api_docs_controller')
 const SessionController = () => import('#controllers/session_controller')
@@ -22,17 +28,13 @@ router
     // Open to anyone holding the link, signed in or not: accepting signs in as the new user.
     router.get('invitations/:token', [InvitationsController, 'show']).as('invitations.show')
     router.post('invitations/:token', [InvitationsController, 'store']).as('invitations.store')
-
-    router
-      .group(() => {
-        router.post('logout', [SessionController, 'destroy']).as('session.destroy')
-        router.get('portal', [PortalController, 'show']).as('portal.show')
-      })
-      .use([middleware.auth(), middleware.portalBouncer()])
   })
-  .use([
-    middleware.session(),
-    middleware.shield(),
-    middleware.initializeAuth(),
-    middleware.silentAuth(),
-  ])
+  .use(sessionStack())
+
+router
+  .group(() => {
+    router.post('logout', [SessionController, 'destroy']).as('session.destroy')
+    // Every role has its own portal; /portal sends the user to its home.
+    router.get('portal', [PortalController, 'show']).as('portal.show')
+  })
+  .use(portalStack())
