@@ -6,4 +6,5 @@ export type SharedProps = {
   brand: { name: string; logo_url: string | null; primary_color: string | null }
   notice: { severity?: 'success' | 'info' | 'warn' | 'error'; summary: string } | null
   errors: Record<string, string | string[]>
+  secret: { label: string; value: string } | null
 }

@@ -25,6 +25,8 @@ export default class InertiaMiddleware extends BaseInertiaMiddleware {
         kind === 'publisher' ? await brandForPublisher(user?.publisherId) : PLATFORM_BRAND
       ),
       notice: ctx.inertia.always(session?.flashMessages.get('notice') ?? null),
+      // A secret made by the last action (an API key, a webhook secret), shown once.
+      secret: ctx.inertia.always(session?.flashMessages.get('secret') ?? null),
     }
   }
 

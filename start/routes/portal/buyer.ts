@@ -1,13 +1,9 @@
 import router from '@adonisjs/core/services/router'
 import { portalStack } from '#start/routes/portal/stacks'
 
-const PortalController = () => import('#controllers/portal_controller')
-
-/** The buyer portal: every page under /buyer. */
+/** The buyer portal; its home (/buyer) is its leads, in start/routes/portal/leads.ts. */
 router
-  .group(() => {
-    router.get('/', [PortalController, 'home']).as('home')
-  })
+  .group(() => {})
   .prefix('/buyer')
   .as('buyer')
   .use(portalStack('buyer'))
