@@ -9,7 +9,8 @@ import Layout from '~/layouts/default.vue'
 import { leadgatePreset } from '~/theme/preset'
 
 createInertiaApp({
-  title: (title) => (title ? `${title} · Leadgate` : 'Leadgate'),
+  // Pages name themselves with their brand (see components/page_header.vue).
+  title: (title) => title || 'Leadgate',
   resolve: (name) => {
     return resolvePageComponent(
       `./pages/${name}.vue`,

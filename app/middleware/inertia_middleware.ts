@@ -2,7 +2,9 @@ import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import BaseInertiaMiddleware from '@adonisjs/inertia/inertia_middleware'
 import { principalForUser } from '#auth/portal_principal'
-import { brandForPublisher, PLATFORM_BRAND } from '#services/catalogue/branding_service'
+import { brandForPublisher, brandOf, PLATFORM_BRAND } from '#services/catalogue/branding_service'
+import LabelService from '#services/catalogue/label_service'
+import type { PrincipalKind } from '#auth/principal'
 
 /**
  * What every portal page knows: who is signed in (role and permissions gate the navigation),
@@ -21,13 +23,19 @@ export default class InertiaMiddleware extends BaseInertiaMiddleware {
           ? { email: user.email, role: user.role, kind, permissions: user.permissions }
           : undefined
       ),
-      brand: ctx.inertia.always(
-        kind === 'publisher' ? await brandForPublisher(user?.publisherId) : PLATFORM_BRAND
-      ),
+      brand: ctx.inertia.always(await this.brand(ctx, kind, user?.publisherId)),
       notice: ctx.inertia.always(session?.flashMessages.get('notice') ?? null),
       // A secret made by the last action (an API key, a webhook secret), shown once.
       secret: ctx.inertia.always(session?.flashMessages.get('secret') ?? null),
     }
+  }
+
+  /** Signed out, a label's own host wears its brand (the login page of its workspace). */
+  protected async brand(ctx: HttpContext, kind?: PrincipalKind, publisherId?: string | null) {
+    if (kind === 'publisher') return brandForPublisher(publisherId)
+    if (kind) return PLATFORM_BRAND
+    const labels = await ctx.containerResolver.make(LabelService)
+    return brandOf(await labels.labelForHost(ctx.request.host()))
   }
 
   async handle(ctx: HttpContext, next: NextFn) {

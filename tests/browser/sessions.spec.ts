@@ -26,7 +26,7 @@ test.group('Portal / sessions and accounts', () => {
     const operator = await createOperator()
     const page = await browserContext.newPage()
     await signIn(page, operator.email)
-    await expectText(page, '[data-test="portal-title"]', 'Operator portal')
+    await expectText(page, '[data-test="page-title"]', 'Overview')
 
     await User.query().where('id', operator.id).update({ disabled_at: DateTime.utc().toSQL() })
     await page.goto('/portal')
@@ -37,7 +37,7 @@ test.group('Portal / sessions and accounts', () => {
     const operator = await createOperator()
     const page = await browserContext.newPage()
     await signIn(page, operator.email)
-    await expectText(page, '[data-test="portal-title"]', 'Operator portal')
+    await expectText(page, '[data-test="page-title"]', 'Overview')
     const signedIn = await browserContext.cookies()
 
     await page.getByRole('button', { name: 'Log out' }).click()

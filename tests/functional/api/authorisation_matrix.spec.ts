@@ -1,0 +1,362 @@
+import { test } from '@japa/runner'
+import app from '@adonisjs/core/services/app'
+import RoutingRule from '#models/routing_rule'
+import User from '#models/user'
+import OauthClientService from '#services/access/oauth_client_service'
+import { SYSTEM_OPERATOR } from '#services/access/operator_service'
+import {
+  createBuyer,
+  createKey,
+  createLabel,
+  leadBody,
+  livePublisher,
+  unique,
+} from '#tests/support/fixtures'
+import { changedTables, tableHashes } from '#tests/support/table_hash'
+
+/**
+ * Every operation of the served OpenAPI document × every kind of caller, with the answer each
+ * must get. An operation nobody classified fails the test, so a new route is placed in the
+ * matrix the day it is added. A refusal must change nothing: every table's contents are hashed
+ * before and after each refused write.
+ */
+type Kind = 'operator' | 'publisher' | 'buyer'
+type Actor = {
+  name: string
+  kind: Kind | null
+  permissions: ('read' | 'submit')[]
+  environment: 'live' | 'sandbox'
+  key: string | null
+}
+type Access = {
+  /** The kinds that may call the operation at all; the others get 403 or 404. */
+  may: Kind[] | 'public'
+  /**
+   * Callers of an allowed kind (or by name) that the policy still refuses with these ids and
+   * this body: a publisher may not set its own status, nor grant what it does not hold.
+   */
+  refused?: string[]
+  /** A sandbox credential may do it: deliver, and run its own webhooks. Other writes are live only. */
+  sandbox?: true
+}
+
+const OPERATOR: Access = { may: ['operator'] }
+const PUBLISHER: Access = { may: ['operator', 'publisher'] }
+const ANYONE: Access = { may: ['operator', 'publisher', 'buyer'] }
+const WEBHOOKS: Access = { ...ANYONE, sandbox: true }
+
+const MATRIX: Record<string, Access> = {
+  getOpenapiDocument: { may: 'public' },
+  listLabels: OPERATOR,
+  createLabel: OPERATOR,
+  getLabel: OPERATOR,
+  updateLabel: OPERATOR,
+  listPublishers: PUBLISHER,
+  createPublisher: OPERATOR,
+  getPublisher: PUBLISHER,
+  // The example sets a status: only the operator decides that.
+  updatePublisher: { may: ['operator', 'publisher'], refused: ['publisher'] },
+  confirmQualityRules: PUBLISHER,
+  requestGoLive: PUBLISHER,
+  resendPublisherInvitation: OPERATOR,
+  getQualityRules: PUBLISHER,
+  replaceQualityRules: OPERATOR,
+  // The example tries rules of its own: a publisher previews only the rules it has.
+  previewQualityRules: { may: ['operator', 'publisher'], refused: ['publisher'] },
+  listBuyers: OPERATOR,
+  createBuyer: OPERATOR,
+  getBuyer: OPERATOR,
+  updateBuyer: OPERATOR,
+  listRoutingRules: OPERATOR,
+  createRoutingRule: OPERATOR,
+  getRoutingRule: OPERATOR,
+  updateRoutingRule: OPERATOR,
+  deleteRoutingRule: OPERATOR,
+  // Buyers use the keys the operator gives them; they do not manage credentials.
+  listApiKeys: PUBLISHER,
+  createApiKey: PUBLISHER,
+  revokeApiKey: PUBLISHER,
+  listOauthClients: PUBLISHER,
+  createOauthClient: PUBLISHER,
+  revokeOauthClient: PUBLISHER,
+  listUsers: PUBLISHER,
+  // The example names another publisher's user.
+  createUser: { may: ['operator', 'publisher'], refused: ['publisher'] },
+  // The example grants read: a submit-only key cannot grant what it does not hold.
+  updateUser: { may: ['operator', 'publisher'], refused: ['publisher A submit-only'] },
+  resendUserInvitation: PUBLISHER,
+  listLeads: ANYONE,
+  submitLead: { may: ['operator', 'publisher'], refused: ['publisher B'], sandbox: true },
+  getLead: ANYONE,
+  reviewLead: OPERATOR,
+  submitRequest: { may: ['operator', 'publisher'], refused: ['publisher B'], sandbox: true },
+  getRequest: ANYONE,
+  exportAuditLogs: ANYONE,
+  // Without a lead id it verifies the whole log: the operator's alone.
+  verifyAuditLog: OPERATOR,
+  getAuditProof: ANYONE,
+  getAuditConsistency: ANYONE,
+  getLatestCheckpoint: ANYONE,
+  listAccessLogs: PUBLISHER,
+  listWebhookEndpoints: WEBHOOKS,
+  createWebhookEndpoint: WEBHOOKS,
+  getWebhookEndpoint: WEBHOOKS,
+  updateWebhookEndpoint: WEBHOOKS,
+  deleteWebhookEndpoint: WEBHOOKS,
+  rotateWebhookSecret: WEBHOOKS,
+  listWebhookDeliveries: WEBHOOKS,
+  listWebhookDeliveriesAcrossEndpoints: WEBHOOKS,
+  retryWebhookDeliveries: WEBHOOKS,
+  getWebhookDelivery: WEBHOOKS,
+  getWebhookRecovery: WEBHOOKS,
+  retryWebhookDelivery: WEBHOOKS,
+  recoverWebhookEndpoint: WEBHOOKS,
+  replayEvent: WEBHOOKS,
+}
+
+const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const
+/** Client-credential and other non-key operations have suites of their own. */
+const NOT_KEYED = new Set(['issueOauthToken'])
+
+async function buildWorld(client: any) {
+  const label = await createLabel()
+  const { publisher: publisherA, key: keyA } = await livePublisher()
+  const { publisher: publisherB } = await livePublisher()
+  const [buyerX, buyerY] = [await createBuyer(), await createBuyer()]
+  const secret = async (options: Parameters<typeof createKey>[0]) =>
+    (await createKey(options)).secret
+
+  const actors: Actor[] = [
+    { name: 'nobody', kind: null, permissions: [], environment: 'live', key: null },
+    ...(
+      [
+        ['publisher A read-only', 'publisher', ['read'], 'live', { publisherId: publisherA.id }],
+        [
+          'publisher A submit-only',
+          'publisher',
+          ['submit'],
+          'live',
+          { publisherId: publisherA.id },
+        ],
+        [
+          'publisher A sandbox',
+          'publisher',
+          ['read', 'submit'],
+          'sandbox',
+          { publisherId: publisherA.id },
+        ],
+        ['publisher B', 'publisher', ['read', 'submit'], 'live', { publisherId: publisherB.id }],
+        ['buyer X', 'buyer', ['read', 'submit'], 'live', { buyerId: buyerX.id }],
+        ['buyer X sandbox', 'buyer', ['read', 'submit'], 'sandbox', { buyerId: buyerX.id }],
+        ['buyer Y read-only', 'buyer', ['read'], 'live', { buyerId: buyerY.id }],
+        ['operator read-only', 'operator', ['read'], 'live', {}],
+        ['operator sandbox', 'operator', ['read', 'submit'], 'sandbox', {}],
+      ] as const
+    ).map(
+      ([name, kind, permissions, environment, owner]) =>
+        ({ name, kind, permissions: [...permissions], environment, owner }) as const
+    ),
+  ].map((actor) => actor as Actor & { owner?: Record<string, string> })
+  for (const actor of actors) {
+    if ('owner' in actor && actor.owner) {
+      actor.key = await secret({
+        ...actor.owner,
+        permissions: actor.permissions,
+        environment: actor.environment,
+      })
+    }
+  }
+  // The owner of the resources, and the operator, go last: what they may do can remove them.
+  actors.push(
+    {
+      name: 'publisher A',
+      kind: 'publisher',
+      permissions: ['read', 'submit'],
+      environment: 'live',
+      key: keyA,
+    },
+    {
+      name: 'operator',
+      kind: 'operator',
+      permissions: ['read', 'submit'],
+      environment: 'live',
+      key: await secret({}),
+    }
+  )
+
+  const rule = await RoutingRule.create({
+    buyerId: buyerX.id,
+    labelIds: [label.id],
+    publisherIds: [publisherA.id],
+    criteria: [],
+    priceCents: 2000,
+    payoutCents: 1200,
+    currency: 'EUR',
+    caps: {},
+    schedule: null,
+    priority: 0,
+    weight: 1,
+    enabled: true,
+  })
+  const spareKey = (await createKey({ publisherId: publisherA.id })).apiKey
+  const { client: oauthClient } = await (
+    await app.container.make(OauthClientService)
+  ).create(SYSTEM_OPERATOR, {
+    name: unique('client'),
+    publisher_id: publisherA.id,
+    permissions: ['read'],
+    environment: 'live',
+  })
+  const user = await User.create({
+    email: `${unique('user')}@publisher.example`,
+    password: 'a-long-enough-password',
+    role: 'publisher_user',
+    publisherId: publisherA.id,
+    permissions: ['read'],
+  })
+  const endpoint = (
+    await client
+      .post('/v1/webhook-endpoints')
+      .bearerToken(keyA)
+      .json({ url: 'http://127.0.0.1:9/hooks', events: ['lead.received'] })
+  ).body().id as string
+  const lead = (
+    await client.post('/v1/leads').bearerToken(keyA).json(leadBody(publisherA.slug))
+  ).body().id as string
+  const [delivery] = (
+    await client.get(`/v1/webhook-endpoints/${endpoint}/deliveries`).bearerToken(keyA)
+  ).body().data
+  const recovery = (
+    await client
+      .post(`/v1/webhook-endpoints/${endpoint}/recover`)
+      .bearerToken(keyA)
+      .json({ since: new Date(Date.now() - 3_600_000).toISOString() })
+  ).body().id as string
+
+  /** The id a path names, by what the path is about: always publisher A's or its buyer's. */
+  const idFor = (path: string) => {
+    if (path.startsWith('/v1/labels/')) return label.id
+    if (path.startsWith('/v1/publishers/')) return publisherA.id
+    if (path.startsWith('/v1/buyers/')) return buyerX.id
+    if (path.startsWith('/v1/routing-rules/')) return rule.id
+    if (path.startsWith('/v1/api-keys/')) return spareKey.id
+    if (path.startsWith('/v1/oauth-clients/')) return oauthClient.id
+    if (path.startsWith('/v1/users/')) return user.id
+    if (path.startsWith('/v1/leads/') || path.startsWith('/v1/requests/')) return lead
+    if (path.startsWith('/v1/webhook-endpoints/')) return endpoint
+    if (path.startsWith('/v1/webhook-deliveries/')) return delivery.id as string
+    if (path.startsWith('/v1/webhook-recoveries/')) return recovery
+    if (path.startsWith('/v1/events/')) return delivery.event_id as string
+    throw new Error(`No id for ${path}: teach the matrix what this path names.`)
+  }
+  /** A lead's example names a publisher: publisher A's, so its own keys may deliver it. */
+  const bodyFor = (example: any) =>
+    example && typeof example.publisher === 'string'
+      ? { ...example, publisher: publisherA.slug }
+      : example
+  return { actors, idFor, bodyFor, lead }
+}
+
+/** The query an operation cannot do without (a lead's trail needs its lead). */
+function requiredQuery(spec: any, lead: string) {
+  const query: Record<string, string> = {}
+  for (const parameter of spec.parameters ?? []) {
+    if (parameter.in !== 'query' || !parameter.required) continue
+    query[parameter.name] = parameter.name === 'lead_id' ? lead : String(parameter.example ?? '')
+  }
+  return query
+}
+
+function expected(access: Access, actor: Actor, scope: string | undefined, writes: boolean) {
+  if (access.may === 'public') return 'allowed'
+  if (!actor.kind) return 'unauthenticated'
+  if (!access.may.includes(actor.kind)) return 'refused'
+  if (scope && !actor.permissions.includes(scope as 'read' | 'submit')) return 'refused'
+  if (writes && actor.environment === 'sandbox' && !access.sandbox) return 'refused'
+  if (access.refused?.some((who) => who === actor.kind || who === actor.name)) return 'refused'
+  return 'allowed'
+}
+
+/** Reads first, then writes, removals last: a removal must not hide a resource from the rest. */
+function operationsOf(document: any) {
+  const order = ['get', 'put', 'patch', 'post', 'delete']
+  return Object.entries(document.paths as Record<string, any>)
+    .flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => ({
+        path,
+        method,
+        spec: item[method],
+      }))
+    )
+    .sort((a, b) => order.indexOf(a.method) - order.indexOf(b.method))
+}
+
+test.group('Authorisation matrix / every operation × every kind of caller', () => {
+  test('each caller gets the answer its kind, permissions and environment allow', async ({
+    client,
+    assert,
+  }) => {
+    const document = (await client.get('/v1/openapi.json')).body()
+    const world = await buildWorld(client)
+    const failures: string[] = []
+    const table: string[] = []
+
+    // The hash sees a change: one label more is a different public.labels.
+    const untouched = await tableHashes()
+    await createLabel()
+    assert.deepEqual(changedTables(untouched, await tableHashes()), ['public.labels'])
+
+    for (const { path, method, spec } of operationsOf(document)) {
+      {
+        if (!spec || spec['x-leadgate-status'] || NOT_KEYED.has(spec.operationId)) continue
+        const access = MATRIX[spec.operationId]
+        if (!access) {
+          failures.push(
+            `${spec.operationId} (${method.toUpperCase()} ${path}) is not in the matrix`
+          )
+          continue
+        }
+        const scope = spec.security?.find((entry: any) => entry.oauth2)?.oauth2?.[0]
+        const url = path.replace(/\{[^}]+\}/g, () => world.idFor(path))
+        const example = world.bodyFor(spec.requestBody?.content?.['application/json']?.example)
+        const row: string[] = []
+        for (const actor of world.actors) {
+          // What needs submit changes something; a POST that only reads (a preview) needs read.
+          const writes = scope === 'submit'
+          const expectation = expected(access, actor, scope, writes)
+          const before = writes && expectation !== 'allowed' ? await tableHashes() : null
+          let request = client
+            .request(url, method.toUpperCase() as any)
+            .qs(requiredQuery(spec, world.lead))
+          if (actor.key) request = request.bearerToken(actor.key)
+          if (example !== undefined) request = request.json(example)
+          const response = await request
+          const status = response.status()
+          row.push(`${actor.name}=${status}`)
+
+          const wrong =
+            status >= 500 ||
+            (expectation === 'unauthenticated' && status !== 401) ||
+            (expectation === 'refused' && ![403, 404].includes(status)) ||
+            (expectation === 'allowed' && [401, 403].includes(status))
+          if (wrong) {
+            failures.push(
+              `${method.toUpperCase()} ${path} as ${actor.name}: expected ${expectation}, got ${status} ${response.text().slice(0, 160)}`
+            )
+          }
+          if (before) {
+            const changed = changedTables(before, await tableHashes())
+            if (changed.length > 0) {
+              failures.push(
+                `${method.toUpperCase()} ${path} as ${actor.name} (${status}) changed ${changed.join(', ')}`
+              )
+            }
+          }
+        }
+        table.push(`${spec.operationId}: ${row.join(' ')}`)
+      }
+    }
+    if (process.env.MATRIX_PRINT) console.log(table.join('\n'))
+    assert.deepEqual(failures, [])
+  }).timeout(600_000)
+})
