@@ -23,10 +23,16 @@ const routingConfig = {
   },
   /** An accepted lead nobody bought is offered again (caps reset, rules change) until it is this old. */
   retryMaxAgeHours: env.get('ROUTING_RETRY_MAX_AGE_HOURS') ?? 72,
+  /**
+   * A routing job takes milliseconds; its lock is renewed while it runs. A worker that died
+   * (SIGKILL, OOM) holds its jobs until the lock lapses and the stalled check hands them on.
+   */
+  lockSeconds: env.get('ROUTING_LOCK_SECONDS') ?? 10,
+  stalledIntervalSeconds: env.get('ROUTING_STALLED_INTERVAL_SECONDS') ?? 5,
   /** How often the sweeper looks for unsold leads worth another try. */
   sweepIntervalSeconds: env.get('ROUTING_SWEEP_INTERVAL_SECONDS') ?? 60,
   /** A live accepted lead never routed this long after intake lost its job (Redis down, crash): re-queued. */
-  lostAfterSeconds: 30,
+  lostAfterSeconds: env.get('ROUTING_LOST_AFTER_SECONDS') ?? 30,
   /** Leads re-queued per sweep; the rest follow on the next tick. */
   sweepBatch: 1000,
   /** The day and month a cap counts in, for a rule without a schedule (and so without a time zone). */

@@ -63,6 +63,9 @@ export default await Env.create(new URL('../', import.meta.url), {
   ROUTING_GROUP_MAX_IN_FLIGHT: Env.schema.number.optional(),
   ROUTING_RETRY_MAX_AGE_HOURS: Env.schema.number.optional(),
   ROUTING_SWEEP_INTERVAL_SECONDS: Env.schema.number.optional(),
+  ROUTING_LOST_AFTER_SECONDS: Env.schema.number.optional(),
+  ROUTING_LOCK_SECONDS: Env.schema.number.optional(),
+  ROUTING_STALLED_INTERVAL_SECONDS: Env.schema.number.optional(),
   ROUTING_DEFAULT_TIMEZONE: Env.schema.string.optional(),
 
   /*

@@ -34,7 +34,7 @@ export function isDatabaseUnavailable(error: unknown) {
   return (
     (code !== undefined && LOST_CONNECTION_CODES.has(code)) ||
     error.name === 'KnexTimeoutError' ||
-    /^Connection terminated|connection error|Timeout acquiring a connection/i.test(error.message)
+    /Connection terminated|connection error|Timeout acquiring a connection/i.test(error.message)
   )
 }
 

@@ -113,6 +113,8 @@ export async function startRoutingWorker(options: RoutingWorkerOptions = {}) {
       connection: redisConnection,
       prefix,
       concurrency: options.concurrency ?? routingConfig.concurrency,
+      lockDuration: routingConfig.lockSeconds * 1000,
+      stalledInterval: routingConfig.stalledIntervalSeconds * 1000,
     }
   )
   worker.on('failed', (job, error) =>

@@ -25,7 +25,16 @@ export async function transaction<T>(
   try {
     result = await work(trx)
   } catch (error) {
-    if (!trx.isCompleted) await trx.rollback()
+    // A connection lost mid-transaction ends it inside knex, and the work's next query fails
+    // with "Transaction query already complete": the lost connection is what the caller hears.
+    if (trx.isCompleted)
+      throw (
+        (await settled.then(
+          () => undefined,
+          (cause) => cause
+        )) ?? error
+      )
+    await trx.rollback()
     throw error
   }
   if (!trx.isCompleted) await trx.commit()
