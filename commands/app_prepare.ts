@@ -37,13 +37,15 @@ export default class AppPrepare extends BaseCommand {
     if (!this.seed) return
 
     const seeder = await this.app.container.make(DemoSeedService)
-    const { login, apiKey } = await seeder.run()
-    this.ui
+    const { login, logins, apiKey } = await seeder.run()
+    const sticker = this.ui
       .sticker()
       .add(`Leadgate is ready at ${appUrl}`)
       .add('')
-      .add(`Operator login: ${login.email}`)
-      .add(`Password:       ${login.password}`)
+      .add(`Demo logins at ${appUrl}/login (password: ${login.password}):`)
+    for (const { portal, email } of logins) sticker.add(`  ${email.padEnd(27)} ${portal}`)
+    sticker
+      .add('')
       .add(
         apiKey
           ? `Operator API key (shown once): ${apiKey}`

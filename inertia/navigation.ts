@@ -22,6 +22,7 @@ export const NAVIGATION: Record<PortalKind, NavItem[]> = {
     { label: 'Keys', href: '/publisher/keys', permission: 'submit' },
     { label: 'Webhooks', href: '/publisher/webhooks', permission: 'read' },
     { label: 'Users', href: '/publisher/users' },
+    { label: 'Access log', href: '/publisher/access-log', permission: 'read' },
   ],
   buyer: [
     { label: 'Leads', href: '/buyer' },

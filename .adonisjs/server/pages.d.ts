@@ -9,15 +9,45 @@ type ExtractProps<T> = Omit<
 
 declare module '@adonisjs/inertia/types' {
   export interface InertiaPages {
+    'account/show': ExtractProps<(typeof import('../../inertia/pages/account/show.vue'))['default']>
+    'auth/choose_password': ExtractProps<(typeof import('../../inertia/pages/auth/choose_password.vue'))['default']>
+    'auth/forgot_password': ExtractProps<(typeof import('../../inertia/pages/auth/forgot_password.vue'))['default']>
+    'auth/link_unavailable': ExtractProps<(typeof import('../../inertia/pages/auth/link_unavailable.vue'))['default']>
     'auth/login': ExtractProps<(typeof import('../../inertia/pages/auth/login.vue'))['default']>
+    'buyer/leads/index': ExtractProps<(typeof import('../../inertia/pages/buyer/leads/index.vue'))['default']>
+    'buyer/leads/show': ExtractProps<(typeof import('../../inertia/pages/buyer/leads/show.vue'))['default']>
+    'compliance/audit': ExtractProps<(typeof import('../../inertia/pages/compliance/audit.vue'))['default']>
+    'compliance/exports': ExtractProps<(typeof import('../../inertia/pages/compliance/exports.vue'))['default']>
     'docs/api': ExtractProps<(typeof import('../../inertia/pages/docs/api.vue'))['default']>
     'errors/not_found': ExtractProps<(typeof import('../../inertia/pages/errors/not_found.vue'))['default']>
     'errors/server_error': ExtractProps<(typeof import('../../inertia/pages/errors/server_error.vue'))['default']>
+    'integrations/keys': ExtractProps<(typeof import('../../inertia/pages/integrations/keys.vue'))['default']>
+    'integrations/webhook': ExtractProps<(typeof import('../../inertia/pages/integrations/webhook.vue'))['default']>
+    'integrations/webhooks': ExtractProps<(typeof import('../../inertia/pages/integrations/webhooks.vue'))['default']>
     'invitations/accept': ExtractProps<(typeof import('../../inertia/pages/invitations/accept.vue'))['default']>
     'invitations/unavailable': ExtractProps<(typeof import('../../inertia/pages/invitations/unavailable.vue'))['default']>
+    'operator/access_log': ExtractProps<(typeof import('../../inertia/pages/operator/access_log.vue'))['default']>
+    'operator/buyers/create': ExtractProps<(typeof import('../../inertia/pages/operator/buyers/create.vue'))['default']>
+    'operator/buyers/index': ExtractProps<(typeof import('../../inertia/pages/operator/buyers/index.vue'))['default']>
+    'operator/buyers/show': ExtractProps<(typeof import('../../inertia/pages/operator/buyers/show.vue'))['default']>
+    'operator/labels/form': ExtractProps<(typeof import('../../inertia/pages/operator/labels/form.vue'))['default']>
+    'operator/labels/index': ExtractProps<(typeof import('../../inertia/pages/operator/labels/index.vue'))['default']>
+    'operator/leads/index': ExtractProps<(typeof import('../../inertia/pages/operator/leads/index.vue'))['default']>
+    'operator/leads/show': ExtractProps<(typeof import('../../inertia/pages/operator/leads/show.vue'))['default']>
+    'operator/overview': ExtractProps<(typeof import('../../inertia/pages/operator/overview.vue'))['default']>
+    'operator/publishers/index': ExtractProps<(typeof import('../../inertia/pages/operator/publishers/index.vue'))['default']>
+    'operator/publishers/new': ExtractProps<(typeof import('../../inertia/pages/operator/publishers/new.vue'))['default']>
+    'operator/publishers/quality_rules': ExtractProps<(typeof import('../../inertia/pages/operator/publishers/quality_rules.vue'))['default']>
+    'operator/publishers/show': ExtractProps<(typeof import('../../inertia/pages/operator/publishers/show.vue'))['default']>
+    'operator/review': ExtractProps<(typeof import('../../inertia/pages/operator/review.vue'))['default']>
+    'operator/routing_rules/form': ExtractProps<(typeof import('../../inertia/pages/operator/routing_rules/form.vue'))['default']>
+    'operator/routing_rules/index': ExtractProps<(typeof import('../../inertia/pages/operator/routing_rules/index.vue'))['default']>
+    'operator/users': ExtractProps<(typeof import('../../inertia/pages/operator/users.vue'))['default']>
     'portal/buyer': ExtractProps<(typeof import('../../inertia/pages/portal/buyer.vue'))['default']>
-    'portal/compliance': ExtractProps<(typeof import('../../inertia/pages/portal/compliance.vue'))['default']>
-    'portal/operator': ExtractProps<(typeof import('../../inertia/pages/portal/operator.vue'))['default']>
-    'portal/publisher': ExtractProps<(typeof import('../../inertia/pages/portal/publisher.vue'))['default']>
+    'publisher/access_log': ExtractProps<(typeof import('../../inertia/pages/publisher/access_log.vue'))['default']>
+    'publisher/home': ExtractProps<(typeof import('../../inertia/pages/publisher/home.vue'))['default']>
+    'publisher/leads/index': ExtractProps<(typeof import('../../inertia/pages/publisher/leads/index.vue'))['default']>
+    'publisher/leads/show': ExtractProps<(typeof import('../../inertia/pages/publisher/leads/show.vue'))['default']>
+    'publisher/users': ExtractProps<(typeof import('../../inertia/pages/publisher/users.vue'))['default']>
   }
 }

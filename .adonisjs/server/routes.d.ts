@@ -9,15 +9,20 @@ export type ScannedRoutes = {
     'v1.labels.store': { paramsTuple?: []; params?: {} }
     'v1.labels.index': { paramsTuple?: []; params?: {} }
     'v1.labels.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.labels.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.publishers.store': { paramsTuple?: []; params?: {} }
     'v1.publishers.index': { paramsTuple?: []; params?: {} }
     'v1.publishers.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.publishers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.quality_rules.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.quality_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.quality_rules.preview': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.publishers.confirm_rules': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.publishers.go_live_request': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.buyers.store': { paramsTuple?: []; params?: {} }
     'v1.buyers.index': { paramsTuple?: []; params?: {} }
     'v1.buyers.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.buyers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.routing_rules.store': { paramsTuple?: []; params?: {} }
     'v1.routing_rules.index': { paramsTuple?: []; params?: {} }
     'v1.routing_rules.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -32,9 +37,11 @@ export type ScannedRoutes = {
     'v1.leads.store': { paramsTuple?: []; params?: {} }
     'v1.leads.index': { paramsTuple?: []; params?: {} }
     'v1.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.leads.review': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.requests.store': { paramsTuple?: []; params?: {} }
     'v1.requests.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.audit_logs.index': { paramsTuple?: []; params?: {} }
+    'v1.access_logs.index': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.verify': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.proof': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.consistency': { paramsTuple?: []; params?: {} }
@@ -42,6 +49,8 @@ export type ScannedRoutes = {
     'v1.users.store': { paramsTuple?: []; params?: {} }
     'v1.users.index': { paramsTuple?: []; params?: {} }
     'v1.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.users.invitation.resend': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.publishers.invitation.resend': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_endpoints.store': { paramsTuple?: []; params?: {} }
     'v1.webhook_endpoints.index': { paramsTuple?: []; params?: {} }
     'v1.webhook_endpoints.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -56,6 +65,113 @@ export type ScannedRoutes = {
     'v1.webhook_deliveries.retry': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_recoveries.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.events.replay': { paramsTuple: [ParamValue]; params: {'event_id': ParamValue} }
+    'account.show': { paramsTuple?: []; params?: {} }
+    'account.password.update': { paramsTuple?: []; params?: {} }
+    'account.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'account.sessions.destroy_others': { paramsTuple?: []; params?: {} }
+    'password_reset.create': { paramsTuple?: []; params?: {} }
+    'password_reset.store': { paramsTuple?: []; params?: {} }
+    'password_reset.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
+    'password_reset.update': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
+    'user_invitations.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
+    'user_invitations.store': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
+    'operator.home': { paramsTuple?: []; params?: {} }
+    'operator.publishers.index': { paramsTuple?: []; params?: {} }
+    'operator.publishers.create': { paramsTuple?: []; params?: {} }
+    'operator.publishers.store': { paramsTuple?: []; params?: {} }
+    'operator.publishers.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.publishers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.publishers.resend_invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.quality_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.quality_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.quality_rules.preview': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.buyers.index': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.buyers.create': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.buyers.store': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.buyers.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.buyers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.routing_rules.index': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.routing_rules.create': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.routing_rules.store': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.routing_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.routing_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.routing_rules.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.labels.index': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.labels.create': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.labels.store': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.labels.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.labels.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.users.index': { paramsTuple?: []; params?: {} }
+    'operator.users.store': { paramsTuple?: []; params?: {} }
+    'operator.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.users.invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.access_log.index': { paramsTuple?: []; params?: {} }
+    'operator.integrations.keys.index': { paramsTuple?: []; params?: {} }
+    'operator.integrations.keys.store': { paramsTuple?: []; params?: {} }
+    'operator.integrations.keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.webhooks.index': { paramsTuple?: []; params?: {} }
+    'operator.integrations.webhooks.store': { paramsTuple?: []; params?: {} }
+    'operator.integrations.webhooks.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.webhooks.rotate_secret': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.webhooks.recover': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.webhooks.deliveries.retry': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'delivery_id': ParamValue} }
+    'operator.integrations.webhooks.events.replay': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'event_id': ParamValue} }
+    'operator.integrations.oauth_clients.store': { paramsTuple?: []; params?: {} }
+    'operator.integrations.oauth_clients.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.keys.index': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.keys.store': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.webhooks.index': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.webhooks.store': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.webhooks.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.webhooks.rotate_secret': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.webhooks.recover': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.webhooks.deliveries.retry': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'delivery_id': ParamValue} }
+    'publisher.integrations.webhooks.events.replay': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'event_id': ParamValue} }
+    'buyer.integrations.keys.index': { paramsTuple?: []; params?: {} }
+    'buyer.integrations.keys.store': { paramsTuple?: []; params?: {} }
+    'buyer.integrations.keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.webhooks.index': { paramsTuple?: []; params?: {} }
+    'buyer.integrations.webhooks.store': { paramsTuple?: []; params?: {} }
+    'buyer.integrations.webhooks.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.webhooks.rotate_secret': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.webhooks.recover': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.webhooks.deliveries.retry': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'delivery_id': ParamValue} }
+    'buyer.integrations.webhooks.events.replay': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'event_id': ParamValue} }
+    'operator.leads.index': { paramsTuple?: []; params?: {} }
+    'operator.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.leads.review': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.review.index': { paramsTuple?: []; params?: {} }
+    'publisher.leads.index': { paramsTuple?: []; params?: {} }
+    'publisher.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.leads.index': { paramsTuple?: []; params?: {} }
+    'buyer.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.home': { paramsTuple?: []; params?: {} }
+    'publisher.delivery_method.update': { paramsTuple?: []; params?: {} }
+    'publisher.quality_rules.confirm': { paramsTuple?: []; params?: {} }
+    'publisher.sandbox_key.store': { paramsTuple?: []; params?: {} }
+    'publisher.test_lead.store': { paramsTuple?: []; params?: {} }
+    'publisher.go_live_request.store': { paramsTuple?: []; params?: {} }
+    'publisher.users.index': { paramsTuple?: []; params?: {} }
+    'publisher.users.store': { paramsTuple?: []; params?: {} }
+    'publisher.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.users.invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.access_log.index': { paramsTuple?: []; params?: {} }
+    'compliance.home': { paramsTuple?: []; params?: {} }
+    'compliance.verification.store': { paramsTuple?: []; params?: {} }
+    'compliance.log_verification.store': { paramsTuple?: []; params?: {} }
+    'compliance.proof.show': { paramsTuple?: []; params?: {} }
+    'compliance.exports.index': { paramsTuple?: []; params?: {} }
+    'compliance.exports.download': { paramsTuple?: []; params?: {} }
     'docs': { paramsTuple?: []; params?: {} }
     'session.create': { paramsTuple?: []; params?: {} }
     'session.store': { paramsTuple?: []; params?: {} }
@@ -81,6 +197,7 @@ export type ScannedRoutes = {
     'v1.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.requests.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.audit_logs.index': { paramsTuple?: []; params?: {} }
+    'v1.access_logs.index': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.verify': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.proof': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.consistency': { paramsTuple?: []; params?: {} }
@@ -92,6 +209,52 @@ export type ScannedRoutes = {
     'v1.webhook_deliveries.index': { paramsTuple?: []; params?: {} }
     'v1.webhook_deliveries.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_recoveries.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'account.show': { paramsTuple?: []; params?: {} }
+    'password_reset.create': { paramsTuple?: []; params?: {} }
+    'password_reset.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
+    'user_invitations.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
+    'operator.home': { paramsTuple?: []; params?: {} }
+    'operator.publishers.index': { paramsTuple?: []; params?: {} }
+    'operator.publishers.create': { paramsTuple?: []; params?: {} }
+    'operator.publishers.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.quality_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.buyers.index': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.buyers.create': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.buyers.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.routing_rules.index': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.routing_rules.create': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.routing_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.labels.index': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.labels.create': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.labels.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.users.index': { paramsTuple?: []; params?: {} }
+    'operator.access_log.index': { paramsTuple?: []; params?: {} }
+    'operator.integrations.keys.index': { paramsTuple?: []; params?: {} }
+    'operator.integrations.webhooks.index': { paramsTuple?: []; params?: {} }
+    'operator.integrations.webhooks.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.keys.index': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.webhooks.index': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.webhooks.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.keys.index': { paramsTuple?: []; params?: {} }
+    'buyer.integrations.webhooks.index': { paramsTuple?: []; params?: {} }
+    'buyer.integrations.webhooks.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.leads.index': { paramsTuple?: []; params?: {} }
+    'operator.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.review.index': { paramsTuple?: []; params?: {} }
+    'publisher.leads.index': { paramsTuple?: []; params?: {} }
+    'publisher.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.leads.index': { paramsTuple?: []; params?: {} }
+    'buyer.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.home': { paramsTuple?: []; params?: {} }
+    'publisher.users.index': { paramsTuple?: []; params?: {} }
+    'publisher.access_log.index': { paramsTuple?: []; params?: {} }
+    'compliance.home': { paramsTuple?: []; params?: {} }
+    'compliance.proof.show': { paramsTuple?: []; params?: {} }
+    'compliance.exports.index': { paramsTuple?: []; params?: {} }
+    'compliance.exports.download': { paramsTuple?: []; params?: {} }
     'docs': { paramsTuple?: []; params?: {} }
     'session.create': { paramsTuple?: []; params?: {} }
     'invitations.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -114,6 +277,7 @@ export type ScannedRoutes = {
     'v1.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.requests.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.audit_logs.index': { paramsTuple?: []; params?: {} }
+    'v1.access_logs.index': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.verify': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.proof': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.consistency': { paramsTuple?: []; params?: {} }
@@ -125,6 +289,52 @@ export type ScannedRoutes = {
     'v1.webhook_deliveries.index': { paramsTuple?: []; params?: {} }
     'v1.webhook_deliveries.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_recoveries.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'account.show': { paramsTuple?: []; params?: {} }
+    'password_reset.create': { paramsTuple?: []; params?: {} }
+    'password_reset.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
+    'user_invitations.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
+    'operator.home': { paramsTuple?: []; params?: {} }
+    'operator.publishers.index': { paramsTuple?: []; params?: {} }
+    'operator.publishers.create': { paramsTuple?: []; params?: {} }
+    'operator.publishers.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.quality_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.buyers.index': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.buyers.create': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.buyers.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.routing_rules.index': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.routing_rules.create': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.routing_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.labels.index': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.labels.create': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.labels.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.users.index': { paramsTuple?: []; params?: {} }
+    'operator.access_log.index': { paramsTuple?: []; params?: {} }
+    'operator.integrations.keys.index': { paramsTuple?: []; params?: {} }
+    'operator.integrations.webhooks.index': { paramsTuple?: []; params?: {} }
+    'operator.integrations.webhooks.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.keys.index': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.webhooks.index': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.webhooks.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.keys.index': { paramsTuple?: []; params?: {} }
+    'buyer.integrations.webhooks.index': { paramsTuple?: []; params?: {} }
+    'buyer.integrations.webhooks.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.leads.index': { paramsTuple?: []; params?: {} }
+    'operator.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.review.index': { paramsTuple?: []; params?: {} }
+    'publisher.leads.index': { paramsTuple?: []; params?: {} }
+    'publisher.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.leads.index': { paramsTuple?: []; params?: {} }
+    'buyer.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.home': { paramsTuple?: []; params?: {} }
+    'publisher.users.index': { paramsTuple?: []; params?: {} }
+    'publisher.access_log.index': { paramsTuple?: []; params?: {} }
+    'compliance.home': { paramsTuple?: []; params?: {} }
+    'compliance.proof.show': { paramsTuple?: []; params?: {} }
+    'compliance.exports.index': { paramsTuple?: []; params?: {} }
+    'compliance.exports.download': { paramsTuple?: []; params?: {} }
     'docs': { paramsTuple?: []; params?: {} }
     'session.create': { paramsTuple?: []; params?: {} }
     'invitations.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -134,37 +344,106 @@ export type ScannedRoutes = {
     'v1.oauth.token': { paramsTuple?: []; params?: {} }
     'v1.labels.store': { paramsTuple?: []; params?: {} }
     'v1.publishers.store': { paramsTuple?: []; params?: {} }
+    'v1.quality_rules.preview': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.publishers.confirm_rules': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.publishers.go_live_request': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.buyers.store': { paramsTuple?: []; params?: {} }
     'v1.routing_rules.store': { paramsTuple?: []; params?: {} }
     'v1.api_keys.store': { paramsTuple?: []; params?: {} }
     'v1.oauth_clients.store': { paramsTuple?: []; params?: {} }
     'v1.leads.store': { paramsTuple?: []; params?: {} }
+    'v1.leads.review': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.requests.store': { paramsTuple?: []; params?: {} }
     'v1.users.store': { paramsTuple?: []; params?: {} }
+    'v1.users.invitation.resend': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.publishers.invitation.resend': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_endpoints.store': { paramsTuple?: []; params?: {} }
     'v1.webhook_endpoints.rotate_secret': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_endpoints.recover': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_deliveries.bulk_retry': { paramsTuple?: []; params?: {} }
     'v1.webhook_deliveries.retry': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.events.replay': { paramsTuple: [ParamValue]; params: {'event_id': ParamValue} }
+    'account.sessions.destroy_others': { paramsTuple?: []; params?: {} }
+    'password_reset.store': { paramsTuple?: []; params?: {} }
+    'password_reset.update': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
+    'user_invitations.store': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
+    'operator.publishers.store': { paramsTuple?: []; params?: {} }
+    'operator.publishers.resend_invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.quality_rules.preview': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.buyers.store': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.routing_rules.store': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.labels.store': { paramsTuple?: []; params?: {} }
+    'operator.users.store': { paramsTuple?: []; params?: {} }
+    'operator.users.invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.keys.store': { paramsTuple?: []; params?: {} }
+    'operator.integrations.webhooks.store': { paramsTuple?: []; params?: {} }
+    'operator.integrations.webhooks.rotate_secret': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.webhooks.recover': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.webhooks.deliveries.retry': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'delivery_id': ParamValue} }
+    'operator.integrations.webhooks.events.replay': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'event_id': ParamValue} }
+    'operator.integrations.oauth_clients.store': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.keys.store': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.webhooks.store': { paramsTuple?: []; params?: {} }
+    'publisher.integrations.webhooks.rotate_secret': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.webhooks.recover': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.webhooks.deliveries.retry': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'delivery_id': ParamValue} }
+    'publisher.integrations.webhooks.events.replay': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'event_id': ParamValue} }
+    'buyer.integrations.keys.store': { paramsTuple?: []; params?: {} }
+    'buyer.integrations.webhooks.store': { paramsTuple?: []; params?: {} }
+    'buyer.integrations.webhooks.rotate_secret': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.webhooks.recover': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.webhooks.deliveries.retry': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'delivery_id': ParamValue} }
+    'buyer.integrations.webhooks.events.replay': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'event_id': ParamValue} }
+    'operator.leads.review': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.delivery_method.update': { paramsTuple?: []; params?: {} }
+    'publisher.quality_rules.confirm': { paramsTuple?: []; params?: {} }
+    'publisher.sandbox_key.store': { paramsTuple?: []; params?: {} }
+    'publisher.test_lead.store': { paramsTuple?: []; params?: {} }
+    'publisher.go_live_request.store': { paramsTuple?: []; params?: {} }
+    'publisher.users.store': { paramsTuple?: []; params?: {} }
+    'publisher.users.invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'compliance.verification.store': { paramsTuple?: []; params?: {} }
+    'compliance.log_verification.store': { paramsTuple?: []; params?: {} }
     'session.store': { paramsTuple?: []; params?: {} }
     'invitations.store': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
     'session.destroy': { paramsTuple?: []; params?: {} }
   }
   PATCH: {
+    'v1.labels.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.publishers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.buyers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.routing_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_endpoints.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.publishers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.buyers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.routing_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.labels.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   PUT: {
     'v1.quality_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'account.password.update': { paramsTuple?: []; params?: {} }
+    'operator.quality_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   DELETE: {
     'v1.routing_rules.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.api_keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.oauth_clients.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_endpoints.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'account.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.routing_rules.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.integrations.oauth_clients.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
 }
 declare module '@adonisjs/core/types/http' {

@@ -25,6 +25,7 @@ export function principalForUser(user: User) {
     `${ACTOR_TYPES[kind]}:${user.id}`,
     user.publisherId,
     user.buyerId,
-    `user:${user.id}`
+    `user:${user.id}`,
+    kind === 'compliance' ? (user.scope ?? null) : null
   )
 }

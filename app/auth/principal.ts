@@ -1,3 +1,5 @@
+import type { ComplianceScope } from '#services/access/compliance_scope'
+
 export type Permission = 'read' | 'submit'
 export type Environment = 'live' | 'sandbox'
 export type PrincipalKind = 'operator' | 'compliance' | 'publisher' | 'buyer'
@@ -16,7 +18,9 @@ export default class Principal {
     readonly publisherId: string | null = null,
     readonly buyerId: string | null = null,
     /** The API key or OAuth client behind the call; rate limits are counted per credential. */
-    readonly credentialId: string | null = null
+    readonly credentialId: string | null = null,
+    /** A compliance principal's limits, as the operator set them; null reaches everything. */
+    readonly scope: ComplianceScope | null = null
   ) {}
 
   get isOperator() {

@@ -4,7 +4,7 @@ import { pageValidator } from '#validators/pagination'
 import { paginate, pageToJson } from '#services/sql/cursor_pagination'
 import ApiKeyService from '#services/access/api_key_service'
 import { createApiKeyValidator } from '#validators/api_key'
-import { credentialScopeToJson } from '#transformers/credential_transformer'
+import { apiKeyToJson } from '#transformers/credential_transformer'
 
 @inject()
 export default class ApiKeysController {
@@ -14,7 +14,7 @@ export default class ApiKeysController {
     await bouncer.with('CredentialPolicy').authorize('create')
     const input = await request.validateUsing(createApiKeyValidator)
     const { apiKey, secret } = await this.apiKeys.create(principal, input)
-    return response.created({ ...credentialScopeToJson(apiKey), hint: apiKey.hint, key: secret })
+    return response.created({ ...apiKeyToJson(apiKey), key: secret })
   }
 
   async index({ request, principal, bouncer }: HttpContext) {
@@ -23,7 +23,7 @@ export default class ApiKeysController {
       this.apiKeys.visibleTo(principal),
       await pageValidator.validate(request.qs())
     )
-    return pageToJson(page, (key) => ({ ...credentialScopeToJson(key), hint: key.hint }))
+    return pageToJson(page, apiKeyToJson)
   }
 
   async destroy({ params, response, principal, bouncer }: HttpContext) {

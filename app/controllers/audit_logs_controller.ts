@@ -6,6 +6,8 @@ import AuditChainService from '#services/audit/audit_chain_service'
 import AuditExportService, { type ExportFilters } from '#services/audit/audit_export_service'
 import AuditProofService from '#services/audit/audit_proof_service'
 import AuditVerifierService from '#services/audit/audit_verifier_service'
+import { trailEventToJson } from '#transformers/audit_transformer'
+import { sendAuditExport } from '#controllers/concerns/audit_export_response'
 import {
   auditExportValidator,
   auditTrailValidator,
@@ -39,16 +41,7 @@ export default class AuditLogsController {
     const entries = await this.audit.entriesFor(publisherId, leadId)
     return {
       lead_id: leadId,
-      events: entries.map((entry) => ({
-        event: entry.event,
-        ts: entry.ts,
-        actor: entry.actor,
-        lead_seq: entry.lead_seq,
-        status_from: entry.status_from,
-        status_to: entry.status_to,
-        prev_hash: entry.prev_hash,
-        hash: entry.hash,
-      })),
+      events: entries.map(trailEventToJson),
     }
   }
 
@@ -84,24 +77,13 @@ export default class AuditLogsController {
     return { ...checkpoint, ...this.proofs.key }
   }
 
-  private async export({ request, response, principal, bouncer }: HttpContext) {
-    await bouncer.with('AuditLogPolicy').authorize('export')
-    const { format = 'json', ...filters } = await auditExportValidator.validate(request.qs())
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-')
-    response.header('Cache-Control', 'no-store')
-    if (format === 'csv') {
-      response.header('Content-Type', 'text/csv; charset=utf-8')
-      response.header('Content-Disposition', `attachment; filename="audit-log-${stamp}.csv"`)
-      return response.stream(this.exports.csv(principal, filters as ExportFilters))
-    }
-    response.header('Content-Type', 'application/json; charset=utf-8')
-    response.header('Content-Disposition', `attachment; filename="audit-log-${stamp}.json"`)
-    return response.stream(this.exports.json(principal, filters as ExportFilters))
+  private async export(ctx: HttpContext) {
+    await ctx.bouncer.with('AuditLogPolicy').authorize('export')
+    const { format = 'json', ...filters } = await auditExportValidator.validate(ctx.request.qs())
+    return sendAuditExport(ctx, this.exports, format, filters as ExportFilters)
   }
 
-  private async visiblePublisher(principal: HttpContext['principal'], leadId: string) {
-    const fact = await this.leads.visibleFacts(principal).where('lead_id', leadId).first()
-    if (!fact) throw ApiProblem.notFound('lead')
-    return fact.publisher_id as string
+  private visiblePublisher(principal: HttpContext['principal'], leadId: string) {
+    return this.leads.visiblePublisherId(principal, leadId)
   }
 }

@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import BuyerService from '#services/catalogue/buyer_service'
 import { pageToJson } from '#services/sql/cursor_pagination'
-import { createBuyerValidator, listBuyersValidator } from '#validators/buyer'
+import { createBuyerValidator, listBuyersValidator, updateBuyerValidator } from '#validators/buyer'
 import { buyerToJson } from '#transformers/buyer_transformer'
 
 @inject()
@@ -25,5 +25,12 @@ export default class BuyersController {
     const buyer = await this.buyers.findVisible(principal, params.id)
     await bouncer.with('BuyerPolicy').authorize('view')
     return buyerToJson(buyer)
+  }
+
+  async update({ params, request, principal, bouncer }: HttpContext) {
+    const buyer = await this.buyers.findVisible(principal, params.id)
+    await bouncer.with('BuyerPolicy').authorize('update')
+    const input = await request.validateUsing(updateBuyerValidator)
+    return buyerToJson(await this.buyers.update(principal, buyer, input))
   }
 }

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import InvitationService, { type InvitationUnavailable } from '#services/access/invitation_service'
 import { acceptInvitationValidator } from '#validators/invitation'
+import { signInToPortal } from '#controllers/concerns/portal_session'
 
 /** An unknown link is not found; a spent or expired one is gone; a taken address conflicts. */
 const STATUS: Record<InvitationUnavailable, number> = {
@@ -27,13 +28,14 @@ export default class InvitationsController {
     })
   }
 
-  async store({ params, request, inertia, response, auth }: HttpContext) {
+  async store(ctx: HttpContext) {
+    const { params, request, inertia, response } = ctx
     const { password } = await request.validateUsing(acceptInvitationValidator)
     const accepted = await this.invitations.accept(params.token, { password })
     if (accepted.state !== 'created') {
       return this.unavailable({ inertia, response }, accepted.state)
     }
-    await auth.use('web').login(accepted.user)
+    await signInToPortal(ctx, accepted.user)
     return response.redirect('/portal')
   }
 

@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import LabelService from '#services/catalogue/label_service'
 import { pageToJson } from '#services/sql/cursor_pagination'
-import { createLabelValidator, listLabelsValidator } from '#validators/label'
+import { createLabelValidator, listLabelsValidator, updateLabelValidator } from '#validators/label'
 import { labelToJson } from '#transformers/label_transformer'
 
 @inject()
@@ -26,5 +26,12 @@ export default class LabelsController {
     const label = await this.labels.findVisible(principal, params.id)
     await bouncer.with('LabelPolicy').authorize('view')
     return labelToJson(label)
+  }
+
+  async update({ params, request, principal, bouncer }: HttpContext) {
+    const label = await this.labels.findVisible(principal, params.id)
+    await bouncer.with('LabelPolicy').authorize('update')
+    const input = await request.validateUsing(updateLabelValidator)
+    return labelToJson(await this.labels.update(principal, label, input))
   }
 }

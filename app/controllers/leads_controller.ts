@@ -2,14 +2,16 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import LeadService from '#services/leads/lead_service'
 import IntakeService from '#services/intake/intake_service'
+import LeadReviewService from '#services/leads/lead_review_service'
 import { idempotencyOf, sendAnswer } from '#controllers/concerns/intake_answer'
-import { createLeadValidator, listLeadsValidator } from '#validators/lead'
+import { createLeadValidator, listLeadsValidator, reviewLeadValidator } from '#validators/lead'
 
 @inject()
 export default class LeadsController {
   constructor(
     protected intake: IntakeService,
-    protected leads: LeadService
+    protected leads: LeadService,
+    protected reviews: LeadReviewService
   ) {}
 
   async store(ctx: HttpContext) {
@@ -32,5 +34,12 @@ export default class LeadsController {
   async show({ params, principal, bouncer }: HttpContext) {
     await bouncer.with('LeadPolicy').authorize('view')
     return this.leads.findVisible(principal, params.id)
+  }
+
+  async review({ params, request, principal, bouncer }: HttpContext) {
+    const lead = await this.reviews.findVisible(principal, params.id)
+    await bouncer.with('LeadPolicy').authorize('review')
+    const input = await request.validateUsing(reviewLeadValidator)
+    return this.reviews.review(principal, lead, input)
   }
 }

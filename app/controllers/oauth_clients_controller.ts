@@ -4,7 +4,7 @@ import { pageValidator } from '#validators/pagination'
 import { paginate, pageToJson } from '#services/sql/cursor_pagination'
 import OauthClientService from '#services/access/oauth_client_service'
 import { createOauthClientValidator } from '#validators/oauth_client'
-import { credentialScopeToJson } from '#transformers/credential_transformer'
+import { oauthClientToJson } from '#transformers/credential_transformer'
 
 @inject()
 export default class OauthClientsController {
@@ -14,11 +14,7 @@ export default class OauthClientsController {
     await bouncer.with('CredentialPolicy').authorize('create')
     const input = await request.validateUsing(createOauthClientValidator)
     const { client, clientSecret } = await this.clients.create(principal, input)
-    return response.created({
-      ...credentialScopeToJson(client),
-      client_id: client.clientId,
-      client_secret: clientSecret,
-    })
+    return response.created({ ...oauthClientToJson(client), client_secret: clientSecret })
   }
 
   async index({ request, principal, bouncer }: HttpContext) {
@@ -27,10 +23,7 @@ export default class OauthClientsController {
       this.clients.visibleTo(principal),
       await pageValidator.validate(request.qs())
     )
-    return pageToJson(page, (client) => ({
-      ...credentialScopeToJson(client),
-      client_id: client.clientId,
-    }))
+    return pageToJson(page, oauthClientToJson)
   }
 
   async destroy({ params, response, principal, bouncer }: HttpContext) {

@@ -1,19 +1,14 @@
-import { inject } from '@adonisjs/core'
+import { errors } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import Buyer from '#models/buyer'
 import Publisher from '#models/publisher'
-import { publisherToJson } from '#transformers/publisher_transformer'
-import PublisherService from '#services/catalogue/publisher_service'
 import { leadCounts } from '#services/leads/lead_counts'
 
 // A user without a publisher or buyer finds nothing (404) rather than a malformed uuid (500).
 const NO_ID = '00000000-0000-0000-0000-000000000000'
 
 /** Each role's home page; each shows only what that role may see (the services scope the look-ups). */
-@inject()
 export default class PortalController {
-  constructor(protected publishers: PublisherService) {}
-
   /** /portal: every role has its own portal. */
   async show({ principal, response }: HttpContext) {
     return response.redirect(`/${principal.kind}`)
@@ -23,17 +18,10 @@ export default class PortalController {
     switch (principal.kind) {
       case 'operator':
         return inertia.render('operator/overview', await this.operatorOverview())
+      // The publisher's and compliance homes have their own controllers (app/controllers/portal/).
       case 'compliance':
-        return inertia.render('portal/compliance', {})
-      case 'publisher': {
-        const publisher = await this.publishers.findVisible(
-          principal,
-          principal.publisherId ?? NO_ID
-        )
-        return inertia.render('portal/publisher', {
-          publisher: { ...publisherToJson(publisher), label_name: publisher.label?.name ?? null },
-        })
-      }
+      case 'publisher':
+        throw new errors.E_ROUTE_NOT_FOUND(['GET', `/${principal.kind}`])
       case 'buyer': {
         const buyer = await Buyer.findOrFail(principal.buyerId ?? NO_ID)
         return inertia.render('portal/buyer', {

@@ -1,8 +1,10 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import PublisherService from '#services/catalogue/publisher_service'
+import OnboardingService from '#services/catalogue/onboarding_service'
 import { pageToJson } from '#services/sql/cursor_pagination'
 import {
+  confirmRulesValidator,
   createPublisherValidator,
   listPublishersValidator,
   updatePublisherValidator,
@@ -11,7 +13,10 @@ import { publisherToJson } from '#transformers/publisher_transformer'
 
 @inject()
 export default class PublishersController {
-  constructor(protected publishers: PublisherService) {}
+  constructor(
+    protected publishers: PublisherService,
+    protected onboarding: OnboardingService
+  ) {}
 
   async store({ request, response, principal, bouncer }: HttpContext) {
     await bouncer.with('PublisherPolicy').authorize('create')
@@ -40,5 +45,18 @@ export default class PublishersController {
     )
     await bouncer.with('PublisherPolicy').authorize('update', publisher, changes)
     return publisherToJson(await this.publishers.update(principal, publisher, input))
+  }
+
+  async confirmRules({ params, request, principal, bouncer }: HttpContext) {
+    const publisher = await this.publishers.findVisible(principal, params.id)
+    await bouncer.with('PublisherPolicy').authorize('confirmRules', publisher)
+    const { rules_version: version } = await request.validateUsing(confirmRulesValidator)
+    return publisherToJson(await this.onboarding.confirmRules(principal, publisher, version))
+  }
+
+  async requestGoLive({ params, principal, bouncer }: HttpContext) {
+    const publisher = await this.publishers.findVisible(principal, params.id)
+    await bouncer.with('PublisherPolicy').authorize('requestGoLive', publisher)
+    return publisherToJson(await this.onboarding.requestGoLive(principal, publisher))
   }
 }

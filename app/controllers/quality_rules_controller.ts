@@ -3,13 +3,15 @@ import type { HttpContext } from '@adonisjs/core/http'
 import PublisherService from '#services/catalogue/publisher_service'
 import QualityRulesService from '#services/catalogue/quality_rules_service'
 import type { QualityRules } from '#services/quality/quality_rules'
-import { qualityRulesValidator } from '#validators/quality_rules'
+import QualityPreviewService from '#services/quality/quality_preview_service'
+import { previewQualityRulesValidator, qualityRulesValidator } from '#validators/quality_rules'
 
 @inject()
 export default class QualityRulesController {
   constructor(
     protected publishers: PublisherService,
-    protected qualityRules: QualityRulesService
+    protected qualityRules: QualityRulesService,
+    protected previews: QualityPreviewService
   ) {}
 
   async show({ params, principal, bouncer }: HttpContext) {
@@ -23,5 +25,14 @@ export default class QualityRulesController {
     await bouncer.with('QualityRulesPolicy').authorize('update')
     const rules = (await request.validateUsing(qualityRulesValidator)) as QualityRules
     return this.qualityRules.replace(principal, publisher, rules)
+  }
+
+  /** What the rules (given, else the current ones) would decide for a sample lead; stores nothing. */
+  async preview({ params, request, principal, bouncer }: HttpContext) {
+    const publisher = await this.publishers.findVisible(principal, params.id)
+    const proposed = request.input('rules') !== undefined
+    await bouncer.with('QualityRulesPolicy').authorize('preview', publisher, proposed)
+    const { rules, lead } = await request.validateUsing(previewQualityRulesValidator)
+    return this.previews.preview(principal, publisher, lead, rules as QualityRules | undefined)
   }
 }

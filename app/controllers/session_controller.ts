@@ -1,20 +1,30 @@
 import User from '#models/user'
+import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { errors as authErrors } from '@adonisjs/auth'
 import { loginValidator } from '#validators/session'
 import { withLimiter } from '#services/access/limiter_store'
+import UserSessionService from '#services/access/user_session_service'
+import { signInToPortal, waitFor } from '#controllers/concerns/portal_session'
 
 const REFUSED = 'These credentials do not match an active account.'
 
 /** Five wrong passwords for one address from one place, then a quarter of an hour's wait. */
 const LOGIN_THROTTLE = { requests: 5, duration: '15 minutes', blockDuration: '15 minutes' }
 
+@inject()
 export default class SessionController {
-  async create({ inertia }: HttpContext) {
-    return inertia.render('auth/login', {})
+  constructor(protected sessions: UserSessionService) {}
+
+  async create({ inertia, session }: HttpContext) {
+    // Set by a password reset: the page says the new password is ready to use.
+    return inertia.render('auth/login', {
+      status: session.flashMessages.get('login_status') ?? null,
+    })
   }
 
-  async store({ request, auth, response, session }: HttpContext) {
+  async store(ctx: HttpContext) {
+    const { request, response, session } = ctx
     const { email, password } = await request.validateUsing(loginValidator)
     const address = email.toLowerCase()
     const [throttled, user] = await withLimiter(LOGIN_THROTTLE, (counted) =>
@@ -24,9 +34,10 @@ export default class SessionController {
       throw error
     })
     if (throttled) {
-      const minutes = Math.max(1, Math.ceil(throttled.response.availableIn / 60))
       session.flash('inputErrorsBag', {
-        email: [`Too many failed sign-ins. Try again in ${minutes} minutes.`],
+        email: [
+          `Too many failed sign-ins. Try again in ${waitFor(throttled.response.availableIn)}.`,
+        ],
       })
       return response.redirect().back()
     }
@@ -35,11 +46,12 @@ export default class SessionController {
       session.flash('inputErrorsBag', { email: [REFUSED] })
       return response.redirect().back()
     }
-    await auth.use('web').login(user)
+    await signInToPortal(ctx, user)
     return response.redirect('/portal')
   }
 
   async destroy({ auth, response, session }: HttpContext) {
+    await this.sessions.close(auth.getUserOrFail(), session.sessionId)
     await auth.use('web').logout()
     // The session itself goes too: its cookie must not sign anyone in again.
     session.clear()

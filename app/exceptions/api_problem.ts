@@ -28,8 +28,9 @@ export default class ApiProblem extends Exception {
     return new ApiProblem(401, code, 'Unauthorized', detail)
   }
 
-  static forbidden(code: string, detail: string) {
-    return new ApiProblem(403, code, 'Forbidden', detail)
+  /** `field` names the request field the refusal is about, so a form can show it there. */
+  static forbidden(code: string, detail: string, extensions: { field?: string } = {}) {
+    return new ApiProblem(403, code, 'Forbidden', detail, extensions)
   }
 
   /**
@@ -45,8 +46,9 @@ export default class ApiProblem extends Exception {
     )
   }
 
-  static conflict(code: string, detail: string) {
-    return new ApiProblem(409, code, 'Conflict', detail)
+  /** `field` names the request field in conflict (a taken slug), so a form can show it there. */
+  static conflict(code: string, detail: string, extensions: { field?: string } = {}) {
+    return new ApiProblem(409, code, 'Conflict', detail, extensions)
   }
 
   /** Something the request needs is away for a moment; the caller may retry after `seconds`. */

@@ -35,8 +35,8 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         return backWithProblem(error, ctx)
       }
       if (error instanceof ApiProblem && error.status === 404) {
-        ctx.response.status(404)
-        return ctx.inertia.render('errors/not_found', {})
+        // An error handler's return value is not sent (unlike a controller's): send the page.
+        return ctx.response.status(404).send(await ctx.inertia.render('errors/not_found', {}))
       }
       return super.handle(error, ctx)
     }

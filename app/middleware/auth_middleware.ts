@@ -1,6 +1,7 @@
 import type { HttpContext } from '@adonisjs/core/http'
 import type { NextFn } from '@adonisjs/core/types/http'
 import type { Authenticators } from '@adonisjs/auth/types'
+import UserSessionService from '#services/access/user_session_service'
 
 export default class AuthMiddleware {
   redirectTo = '/login'
@@ -11,8 +12,11 @@ export default class AuthMiddleware {
     options: { guards?: (keyof Authenticators)[] } = {}
   ) {
     await ctx.auth.authenticateUsing(options.guards, { loginRoute: this.redirectTo })
-    // A user disabled while signed in is signed out on its very next request.
-    if (ctx.auth.user?.disabledAt) {
+    const user = ctx.auth.getUserOrFail()
+    const sessions = await ctx.containerResolver.make(UserSessionService)
+    // A user disabled while signed in, and a session signed out from elsewhere (or never
+    // recorded), end on the very next request.
+    if (user.disabledAt || !(await sessions.isOpen(user, ctx.session.sessionId))) {
       await ctx.auth.use('web').logout()
       ctx.session.clear()
       return ctx.response.redirect(this.redirectTo)

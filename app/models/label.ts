@@ -15,6 +15,10 @@ export default class Label extends compose(BaseModel, withUuid) {
   @column()
   declare branding: Branding
 
+  /** The label's own host name, lower-case ASCII; requests arriving on it are branded with the label. */
+  @column()
+  declare customHost: string | null
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

@@ -32,13 +32,28 @@ export default class Publisher extends compose(BaseModel, withUuid) {
   declare deliveryMethods: DeliveryMethod[]
 
   @column()
-  declare onboardingStep: string
-
-  @column()
   declare schemaName: string
 
   @column()
   declare qualityRules: QualityRules
+
+  /** Bumped by every save of the quality rules, so a confirmation names the rules it saw. */
+  @column()
+  declare qualityRulesVersion: number
+
+  /** The version of the rules the publisher confirmed; stale once the rules change. */
+  @column()
+  declare rulesConfirmedVersion: number | null
+
+  @column.dateTime()
+  declare rulesConfirmedAt: DateTime | null
+
+  @column.dateTime()
+  declare goLiveRequestedAt: DateTime | null
+
+  /** The first time the operator set it live: a paused publisher that went live before may resume. */
+  @column.dateTime()
+  declare wentLiveAt: DateTime | null
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

@@ -5,6 +5,7 @@ import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { withAuthFinder } from '@adonisjs/auth/mixins/lucid'
 import { withUuid } from '#models/mixins/with_uuid'
 import type { Permission } from '#auth/principal'
+import type { ComplianceScope } from '#services/access/compliance_scope'
 
 /**
  * Portal roles. A publisher user delivers (submit), reports (read) or both;
@@ -41,6 +42,10 @@ export default class User extends compose(BaseModel, withUuid, AuthFinder) {
 
   @column.dateTime()
   declare disabledAt: DateTime | null
+
+  /** A compliance officer's limits (publishers, labels, period); null for every other role. */
+  @column()
+  declare scope: ComplianceScope | null
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

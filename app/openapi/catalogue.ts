@@ -1,5 +1,6 @@
-import { DELIVERY_METHODS, PUBLISHER_STATUSES } from '#validators/publisher'
+import { DELIVERY_METHODS, PUBLISHER_SORTS, PUBLISHER_STATUSES } from '#validators/publisher'
 import { WEEKDAYS } from '#services/routing/schedule'
+import { ONBOARDING_STEPS, SANDBOX_LEADS_COUNTED } from '#services/catalogue/onboarding_service'
 import {
   AUDIENCE_OPERATORS,
   DUPLICATE_KEYS,
@@ -33,25 +34,48 @@ const closingClock = {
   examples: ['17:30'],
 }
 
+const logoUrl = {
+  type: 'string',
+  format: 'uri',
+  pattern: '^https://',
+  maxLength: 2048,
+  description: 'https only: the logo shows on https pages and in e-mails.',
+  examples: ['https://cdn.example/logo.svg'],
+}
+const primaryColor = { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$', examples: ['#0f766e'] }
+const hostname = {
+  type: 'string',
+  maxLength: 253,
+  description:
+    "The label's own host name: a request arriving on it is branded with the label. No scheme, port, path or IP address; stored in lower-case ASCII (IDNs as punycode).",
+  examples: ['leads.acme.example'],
+}
+
 const schemas = {
-  Branding: strictObject({
-    logo_url: {
-      type: 'string',
-      format: 'uri',
-      maxLength: 2048,
-      examples: ['https://cdn.example/logo.svg'],
-    },
-    primary_color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$', examples: ['#0f766e'] },
-  }),
+  Branding: strictObject({ logo_url: logoUrl, primary_color: primaryColor }),
   LabelCreate: strictObject({ slug: ref('Slug'), name: ref('Name'), branding: ref('Branding') }, [
     'slug',
     'name',
   ]),
+  LabelUpdate: strictObject(
+    {
+      name: ref('Name'),
+      branding: strictObject(
+        { logo_url: nullable(logoUrl), primary_color: nullable(primaryColor) },
+        [],
+        { description: 'Merged into the stored branding; null removes an entry.' }
+      ),
+      custom_host: { ...nullable(hostname), description: `${hostname.description} null frees it.` },
+    },
+    [],
+    { description: 'A merge patch: fields left out stay as they are.' }
+  ),
   Label: record({
     id: ref('Id'),
     slug: ref('Slug'),
     name: ref('Name'),
     branding: ref('Branding'),
+    custom_host: nullable(hostname),
     created_at: ref('Timestamp'),
   }),
   LabelPage: page('Label'),
@@ -60,10 +84,45 @@ const schemas = {
   DeliveryMethod: { type: 'string', enum: [...DELIVERY_METHODS] },
   OnboardingStep: {
     type: 'string',
-    enum: ['choose_delivery_method', 'set_quality_rules', 'go_live', 'monitor'],
+    enum: [...ONBOARDING_STEPS],
     description:
-      'Onboarding in order: invite, choose a delivery method, set quality rules, go live, monitor.',
+      'Onboarding in order: choose a delivery method, confirm the quality rules, test in the sandbox, ' +
+      'request go-live, await the operator’s approval; once live (or paused after), monitor.',
   },
+  Onboarding: record({
+    step: ref('OnboardingStep'),
+    rules_version: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'The version of the current quality rules; every change by the operator bumps it.',
+    },
+    rules_confirmed_at: {
+      ...nullable(ref('Timestamp')),
+      description:
+        'When the publisher confirmed the current rules; null if it has not (or they changed since).',
+    },
+    sandbox_leads: {
+      type: 'integer',
+      minimum: 0,
+      maximum: SANDBOX_LEADS_COUNTED,
+      description: `Sandbox leads delivered so far, counted up to ${SANDBOX_LEADS_COUNTED}.`,
+    },
+    go_live_requested_at: nullable(ref('Timestamp')),
+    went_live_at: {
+      ...nullable(ref('Timestamp')),
+      description: 'When the operator first set it live.',
+    },
+  }),
+  RulesConfirmation: strictObject({
+    rules_version: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 2147483647,
+      description:
+        'The version the publisher read (`onboarding.rules_version`); rules changed since answer 409 `rules_changed`. Without it, the current rules are confirmed.',
+    },
+  }),
   PublisherCreate: strictObject(
     {
       slug: ref('Slug'),
@@ -94,7 +153,7 @@ const schemas = {
     country: ref('CountryCode'),
     status: ref('PublisherStatus'),
     delivery_methods: arrayOf(ref('DeliveryMethod')),
-    onboarding: record({ step: ref('OnboardingStep') }),
+    onboarding: ref('Onboarding'),
     created_at: ref('Timestamp'),
     updated_at: ref('Timestamp'),
   }),
@@ -204,11 +263,46 @@ const schemas = {
         'Every key is optional and a missing key means its default, so `{}` is a complete document.',
     }
   ),
+  QualityRulesPreviewRequest: strictObject(
+    {
+      rules: {
+        ...ref('QualityRules'),
+        description:
+          "The rules to try, e.g. while editing them; the publisher's current rules when left out. Only the operator may give them.",
+      },
+      lead: {
+        type: 'object',
+        $ref: '#/components/schemas/LeadFields',
+        unevaluatedProperties: false,
+        description:
+          'A sample lead, as POST /v1/leads takes it; `publisher` may be left out (it is the publisher in the path).',
+      },
+    },
+    ['lead']
+  ),
+  QualityRulesPreview: record({
+    outcome: {
+      type: 'string',
+      enum: ['accepted', 'flagged', 'rejected'],
+      description: 'What intake would decide for the lead now.',
+    },
+    quality_check: ref('QualityCheck'),
+    reasons: arrayOf(ref('Reason')),
+  }),
 
   BuyerCreate: strictObject({ name: ref('Name'), contact_email: ref('Email') }, [
     'name',
     'contact_email',
   ]),
+  BuyerUpdate: strictObject({
+    name: ref('Name'),
+    contact_email: ref('Email'),
+    status: {
+      type: 'string',
+      enum: ['active', 'paused'],
+      description: 'A paused buyer gets no new matches; its routing rules wait for it to resume.',
+    },
+  }),
   Buyer: record({
     id: ref('Id'),
     name: ref('Name'),
@@ -358,6 +452,25 @@ export const catalogue: Section = {
         scope: 'read',
         success: { status: 200, description: 'The label.', schema: ref('Label') },
       }),
+      patch: operation('/v1/labels/{id}', {
+        id: 'updateLabel',
+        tag: 'Labels',
+        summary: 'Update a label',
+        description:
+          'Rename it, change its branding, or give it a host of its own (unique across labels: 409 `host_taken`).',
+        scope: 'submit',
+        body: {
+          schema: ref('LabelUpdate'),
+          mergePatch: true,
+          example: {
+            name: 'Acme Leads',
+            branding: { primary_color: '#0f766e', logo_url: null },
+            custom_host: 'leads.acme.example',
+          },
+        },
+        success: { status: 200, description: 'The updated label.', schema: ref('Label') },
+        errors: [409],
+      }),
     },
     '/v1/publishers': {
       post: operation('/v1/publishers', {
@@ -391,6 +504,24 @@ export const catalogue: Section = {
           [
             { name: 'status', in: 'query', schema: ref('PublisherStatus') },
             { name: 'label', in: 'query', description: 'Label slug.', schema: ref('Slug') },
+            {
+              name: 'search',
+              in: 'query',
+              description: 'Part of the name or the slug, in any case.',
+              schema: { type: 'string', maxLength: 100 },
+            },
+            {
+              name: 'sort',
+              in: 'query',
+              description: '`created` (the default) or `name`.',
+              schema: { type: 'string', enum: [...PUBLISHER_SORTS] },
+            },
+            {
+              name: 'order',
+              in: 'query',
+              description: 'Newest first when sorted by creation, A to Z by name, unless given.',
+              schema: { type: 'string', enum: ['asc', 'desc'] },
+            },
           ]
         )
       ),
@@ -410,7 +541,9 @@ export const catalogue: Section = {
         summary: 'Update a publisher',
         description:
           'Rename, set live or pause, and choose delivery methods; the onboarding step follows. ' +
-          "A publisher may change its own `delivery_methods`; everything else is the operator's.",
+          "A publisher may change its own `delivery_methods`; everything else is the operator's. " +
+          'Setting live a publisher that never was live needs its confirmation of its current quality rules ' +
+          '(409 `rules_not_confirmed`); a paused one that was live may resume.',
         scope: 'submit',
         body: {
           schema: ref('PublisherUpdate'),
@@ -418,6 +551,53 @@ export const catalogue: Section = {
           example: { status: 'live', delivery_methods: ['api', 'form'] },
         },
         success: { status: 200, description: 'The updated publisher.', schema: ref('Publisher') },
+        errors: [409],
+      }),
+    },
+    '/v1/publishers/{id}/quality-rules/confirm': {
+      parameters: [param('Id')],
+      post: operation('/v1/publishers/{id}/quality-rules/confirm', {
+        id: 'confirmQualityRules',
+        tag: 'Publishers',
+        summary: 'Confirm the quality rules (onboarding)',
+        description:
+          'The publisher (or the operator on its behalf) confirms it has seen the rules its leads are held to. ' +
+          'A later change of the rules voids the confirmation. Confirming again changes nothing.',
+        scope: 'submit',
+        body: { schema: ref('RulesConfirmation'), example: { rules_version: 2 } },
+        success: { status: 200, description: 'The publisher.', schema: ref('Publisher') },
+        errors: [409],
+      }),
+    },
+    '/v1/publishers/{id}/go-live-request': {
+      parameters: [param('Id')],
+      post: operation('/v1/publishers/{id}/go-live-request', {
+        id: 'requestGoLive',
+        tag: 'Publishers',
+        summary: 'Ask the operator to go live (onboarding)',
+        description:
+          'Needs a delivery method (409 `delivery_method_missing`) and the confirmation of the current quality rules ' +
+          '(409 `rules_not_confirmed`). Asking again, or when live, changes nothing.',
+        scope: 'submit',
+        success: { status: 200, description: 'The publisher.', schema: ref('Publisher') },
+        errors: [409],
+      }),
+    },
+    '/v1/publishers/{id}/invitation': {
+      parameters: [param('Id')],
+      post: operation('/v1/publishers/{id}/invitation', {
+        id: 'resendPublisherInvitation',
+        tag: 'Publishers',
+        summary: 'Resend a publisher its invitation',
+        description:
+          "Operator only. A new link, valid for 14 days, is e-mailed to the publisher's contact address in its label's brand, and the earlier one stops working. 409 `invitation_accepted` once the publisher's first user has accepted.",
+        scope: 'submit',
+        success: {
+          status: 200,
+          description: 'The new invitation.',
+          schema: ref('InvitationResent'),
+        },
+        errors: [409],
       }),
     },
     '/v1/publishers/{id}/quality-rules': {
@@ -462,6 +642,54 @@ export const catalogue: Section = {
         },
       }),
     },
+    '/v1/publishers/{id}/quality-rules/preview': {
+      parameters: [param('Id')],
+      post: operation('/v1/publishers/{id}/quality-rules/preview', {
+        id: 'previewQualityRules',
+        tag: 'Quality rules',
+        summary: 'Try a sample lead against quality rules',
+        description:
+          'Runs the quality rules (the ones given, else the current ones) on a sample lead as intake would, ' +
+          "duplicates included (looked up among the publisher's leads in the credential's environment), and answers the outcome " +
+          'with its reasons. Nothing is stored: no lead, audit entry, event or idempotency record. ' +
+          'The operator may try any rules; a publisher may try its own current rules. ' +
+          'Takes the `submit` permission, as a submission does; sandbox credentials may try too.',
+        scope: 'submit',
+        body: {
+          schema: ref('QualityRulesPreviewRequest'),
+          example: {
+            rules: {
+              postal_code: { required: true, action: 'reject' },
+              target_audience: [
+                { field: 'attributes.age', op: 'between', value: [18, 75], action: 'reject' },
+              ],
+            },
+            lead: {
+              contact: {
+                name: 'Jan Jansen',
+                email: 'jan@example.nl',
+                phone: '+31612345678',
+                postal_code: '1012 AB',
+                country: 'NL',
+              },
+              provenance: { source: 'facebook', campaign: 'spring-solar' },
+              consent: {
+                given: true,
+                text: 'I agree that Acme may contact me about solar panels.',
+                timestamp: '2025-01-31T09:29:12Z',
+                ip: '198.51.100.23',
+              },
+              attributes: { age: 17 },
+            },
+          },
+        },
+        success: {
+          status: 200,
+          description: 'What the rules would decide, and why.',
+          schema: ref('QualityRulesPreview'),
+        },
+      }),
+    },
     '/v1/buyers': {
       post: operation('/v1/buyers', {
         id: 'createBuyer',
@@ -484,6 +712,16 @@ export const catalogue: Section = {
         summary: 'Get a buyer',
         scope: 'read',
         success: { status: 200, description: 'The buyer.', schema: ref('Buyer') },
+      }),
+      patch: operation('/v1/buyers/{id}', {
+        id: 'updateBuyer',
+        tag: 'Buyers',
+        summary: 'Update a buyer',
+        description:
+          'Rename it, change its contact, or pause it: a paused buyer gets no new matches.',
+        scope: 'submit',
+        body: { schema: ref('BuyerUpdate'), mergePatch: true, example: { status: 'paused' } },
+        success: { status: 200, description: 'The updated buyer.', schema: ref('Buyer') },
       }),
     },
     '/v1/routing-rules': {

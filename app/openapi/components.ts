@@ -149,6 +149,11 @@ export const schemas: Record<string, Schema> = {
         ...arrayOf(ref('FieldError')),
         description: 'One entry per invalid field (422 only).',
       },
+      field: {
+        type: 'string',
+        description:
+          'The request field a refusal is about, e.g. `permissions` for `permission_escalation`.',
+      },
     },
   },
 }

@@ -1,3 +1,4 @@
+import { accessLogs } from './access_logs.js'
 import { audit } from './audit.js'
 import { catalogue } from './catalogue.js'
 import { headers, parameters, responses, schemas, securitySchemes } from './components.js'
@@ -24,7 +25,7 @@ const meta: Section = {
 }
 
 /** Reading order of the reference: integrators start with keys, then deliver leads. */
-const SECTIONS = [meta, keys, leads, catalogue, audit, webhooks]
+const SECTIONS = [meta, keys, leads, catalogue, audit, accessLogs, webhooks]
 
 /**
  * Merges the sections; a schema or path defined twice is a mistake (one

@@ -77,6 +77,8 @@ export function list(
     scope: 'read',
     parameters: [...extra, param('Limit'), param('Cursor')],
     success: { status: 200, description: 'One page.', schema: ref(`${item}Page`) },
+    // A limit out of range, a cursor not from a previous page, or a malformed filter.
+    errors: [422],
   }
 }
 

@@ -119,7 +119,8 @@ const schemas = {
         minLength: 12,
         maxLength: 128,
         writeOnly: true,
-        description: "The user's first password; stored hashed.",
+        description:
+          "The user's first password; stored hashed. Leave it out to invite the user by e-mail instead: the link lets it choose its own within 14 days.",
       },
       full_name: ref('Name'),
       role: ref('UserRole'),
@@ -134,7 +135,7 @@ const schemas = {
           'A publisher user delivers (`submit`), reports (`read`) or both (the default).',
       },
     },
-    ['email', 'password', 'role'],
+    ['email', 'role'],
     {
       allOf: [
         {
@@ -168,6 +169,15 @@ const schemas = {
     created_at: ref('Timestamp'),
   }),
   UserPage: page('User'),
+  InvitationResent: record({
+    id: { ...ref('Id'), description: 'The new invitation.' },
+    expires_at: { ...ref('Timestamp'), description: 'When the new link stops working.' },
+    email_sent: {
+      type: 'boolean',
+      description:
+        'Whether the mail server took the e-mail. When false, the invitation stands and can be resent.',
+    },
+  }),
 }
 
 const credentialExample = {
@@ -320,6 +330,23 @@ export const keys: Section = {
           example: { permissions: ['read', 'submit'] },
         },
         success: { status: 200, description: 'The updated user.', schema: ref('User') },
+      }),
+    },
+    '/v1/users/{id}/invitation': {
+      parameters: [param('Id')],
+      post: operation('/v1/users/{id}/invitation', {
+        id: 'resendUserInvitation',
+        tag: 'Users',
+        summary: 'Resend a user its invitation',
+        description:
+          'For a user created without a password that has not chosen one yet: a new link, valid for 14 days, is e-mailed and the earlier one stops working. The operator resends for anyone, a publisher for its own users. 409 `invitation_accepted` once the user has chosen its password.',
+        scope: 'submit',
+        success: {
+          status: 200,
+          description: 'The new invitation.',
+          schema: ref('InvitationResent'),
+        },
+        errors: [409],
       }),
     },
   },

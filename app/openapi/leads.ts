@@ -10,6 +10,8 @@ import {
   strictObject,
   type Section,
 } from './helpers.js'
+import { REASON_CODES } from '#services/quality/types'
+import { CHANNELS } from '#services/intake/intake_service'
 
 /** Lead delivery and lookup; one validation pipeline for every route a lead arrives by. */
 const text = (maxLength: number, extra: Record<string, unknown> = {}) => ({
@@ -55,7 +57,10 @@ const schemas = {
           'invalid_consent',
           'missing_field',
           'duplicate',
+          'review_rejected',
         ],
+        description:
+          '`review_rejected`: the operator rejected the flagged lead on review; `message` is its reason.',
       },
       field: { type: 'string', description: 'The lead field concerned, when there is one.' },
       action: ref('RuleAction'),
@@ -215,6 +220,26 @@ const schemas = {
         }),
         description: 'Operator only: why an accepted lead has no buyer yet.',
       },
+      review: {
+        description:
+          'Operator and the delivering publisher: the review of a flagged lead, null until there was one. `reviewer` is shown to the operator only.',
+        oneOf: [
+          { type: 'null' },
+          {
+            type: 'object',
+            required: ['decision', 'reason', 'reviewed_at'],
+            properties: {
+              decision: { type: 'string', enum: ['approve', 'reject'] },
+              reason: nullable({ type: 'string', maxLength: 500 }),
+              reviewed_at: ref('Timestamp'),
+              reviewer: {
+                type: 'string',
+                description: 'The actor who decided, e.g. `operator:<user id>`.',
+              },
+            },
+          },
+        ],
+      },
       routing: {
         description: 'Operator only: the routing decision.',
         oneOf: [
@@ -236,6 +261,23 @@ const schemas = {
     }
   ),
   LeadPage: page('Lead'),
+  LeadReview: strictObject(
+    {
+      decision: {
+        type: 'string',
+        enum: ['approve', 'reject'],
+        description:
+          '`approve`: the lead becomes accepted and goes on to routing. `reject`: it becomes rejected.',
+      },
+      reason: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 500,
+        description: 'Why; required to reject. The publisher reads it among the lead’s reasons.',
+      },
+    },
+    ['decision']
+  ),
   RequestStatusView: record({ id: ref('Id'), status: ref('RequestStatus') }),
 }
 
@@ -324,6 +366,18 @@ const leadFilters = [
     description: 'Operator only (403 `filter_not_allowed` otherwise): leads sold to this buyer.',
     schema: ref('Id'),
   },
+  {
+    name: 'reason',
+    in: 'query',
+    description: 'Leads given this reason (`reasons[].code`).',
+    schema: { type: 'string', enum: [...REASON_CODES, 'review_rejected'] },
+  },
+  {
+    name: 'channel',
+    in: 'query',
+    description: 'How the lead arrived.',
+    schema: { type: 'string', enum: [...CHANNELS] },
+  },
 ]
 
 export const leads: Section = {
@@ -373,6 +427,28 @@ export const leads: Section = {
         description: 'With provenance, consent and the outcome of validation.',
         scope: 'read',
         success: { status: 200, description: 'The lead.', schema: ref('Lead') },
+      }),
+    },
+    '/v1/leads/{id}/review': {
+      parameters: [param('Id')],
+      post: operation('/v1/leads/{id}/review', {
+        id: 'reviewLead',
+        tag: 'Leads',
+        summary: 'Review a flagged lead',
+        description:
+          'Operator only. Decides a lead a quality rule flagged (held for review); any other lead, or one already reviewed, answers 409 `lead_not_flagged`. ' +
+          'The lead, an audit entry with the reviewer as actor and the `lead.reviewed` event are stored together; an approved live lead is routed like any accepted lead.',
+        scope: 'submit',
+        body: {
+          schema: ref('LeadReview'),
+          example: { decision: 'reject', reason: 'The phone number belongs to a business.' },
+        },
+        success: {
+          status: 200,
+          description: 'The lead, as GET /v1/leads/{id} shows it.',
+          schema: ref('Lead'),
+        },
+        errors: [409],
       }),
     },
     '/v1/requests': {

@@ -5,7 +5,8 @@ import { deny } from '#policies/operator_catalogue'
 /**
  * The audit trail: whoever may read leads reads the trails, proofs and
  * exports of the leads visible to them (the services scope which). The
- * whole-log verification walks every publisher's entries: operator only.
+ * whole-log verification walks every publisher's entries: the operator's
+ * and an unscoped compliance officer's.
  */
 export default class AuditLogPolicy extends BasePolicy {
   view(principal: Principal) {
@@ -19,11 +20,13 @@ export default class AuditLogPolicy extends BasePolicy {
     return this.view(principal)
   }
 
+  /** The operator, and a compliance officer whom the operator did not narrow to some leads. */
   verifyLog(principal: Principal) {
-    if (!principal.isOperator) {
+    const auditsAll = principal.kind === 'compliance' && principal.scope === null
+    if (!principal.isOperator && !auditsAll) {
       return deny(
         'operator_only',
-        'Only the operator verifies the whole log; pass lead_id to verify one lead.'
+        'Only the operator and an unscoped compliance officer verify the whole log; pass lead_id to verify one lead.'
       )
     }
     return this.view(principal)

@@ -11,6 +11,17 @@ export default class CredentialPolicy extends BasePolicy {
     return managesCredentials(principal) ?? changeAllowed(principal, false)
   }
 
+  /**
+   * The portal's list of keys issued to the caller: a buyer's users see the
+   * keys the operator gave their buyer, though a buyer manages none; a
+   * publisher user who may create keys (submit) sees them to revoke them.
+   */
+  viewIssued(principal: Principal) {
+    if (principal.kind === 'buyer') return changeAllowed(principal, false)
+    if (principal.kind === 'publisher' && principal.can('submit')) return true
+    return this.viewList(principal)
+  }
+
   create(principal: Principal) {
     return managesCredentials(principal) ?? changeAllowed(principal, true)
   }

@@ -23,4 +23,15 @@ export default class LeadPolicy extends BasePolicy {
       deny('permission_missing', 'This credential lacks the "read" permission.')
     )
   }
+
+  /** Deciding a flagged lead is the operator's: publishers and buyers read the outcome. */
+  review(principal: Principal) {
+    if (!principal.isOperator) {
+      return deny('operator_only', 'Only the operator reviews flagged leads.')
+    }
+    return (
+      principal.can('submit') ||
+      deny('permission_missing', 'This credential lacks the "submit" permission.')
+    )
+  }
 }

@@ -12,4 +12,5 @@ export const policies = {
   LeadPolicy: () => import('#policies/lead_policy'),
   WebhookEndpointPolicy: () => import('#policies/webhook_endpoint_policy'),
   AuditLogPolicy: () => import('#policies/audit_log_policy'),
+  AccessLogPolicy: () => import('#policies/access_log_policy'),
 }

@@ -22,6 +22,11 @@ export default class PublisherPolicy extends BasePolicy {
     return operatorMay(principal, true)
   }
 
+  /** A fresh invitation link for a publisher that has not accepted yet. */
+  resendInvitation(principal: Principal) {
+    return operatorMay(principal, true)
+  }
+
   /**
    * The operator changes anything; a publisher chooses its own delivery
    * methods (the onboarding step after the invitation) and nothing else.
@@ -33,6 +38,25 @@ export default class PublisherPolicy extends BasePolicy {
       fields.some((field) => !SELF_SERVICE_FIELDS.includes(field))
     ) {
       return deny('operator_only', "Only the operator changes a publisher's name and status.")
+    }
+    return changeAllowed(principal, true)
+  }
+
+  /**
+   * The publisher's own onboarding steps (confirming its rules, asking to go
+   * live); the operator may take them on its behalf.
+   */
+  confirmRules(principal: Principal, publisher: Publisher) {
+    return this.onboard(principal, publisher)
+  }
+
+  requestGoLive(principal: Principal, publisher: Publisher) {
+    return this.onboard(principal, publisher)
+  }
+
+  private onboard(principal: Principal, publisher: Publisher) {
+    if (!principal.ownsPublisher(publisher.id)) {
+      return deny('operator_only', 'Only the publisher itself or the operator takes this step.')
     }
     return changeAllowed(principal, true)
   }

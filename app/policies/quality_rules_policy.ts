@@ -1,7 +1,7 @@
 import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
 import type Publisher from '#models/publisher'
-import { changeAllowed, operatorMay } from '#policies/operator_catalogue'
+import { changeAllowed, deny, operatorMay } from '#policies/operator_catalogue'
 
 export default class QualityRulesPolicy extends BasePolicy {
   /** A publisher may read the rules its leads are held to; only the operator sets them. */
@@ -11,5 +11,24 @@ export default class QualityRulesPolicy extends BasePolicy {
 
   update(principal: Principal) {
     return operatorMay(principal, true)
+  }
+
+  /**
+   * Trying a sample lead is a submission that stores nothing: it takes the
+   * `submit` permission, and a sandbox credential may (it changes no
+   * configuration). A publisher tries the rules it is held to; other rules
+   * are the operator's to try, as they are the operator's to set.
+   */
+  preview(principal: Principal, publisher: Publisher, proposed: boolean) {
+    if (proposed && !principal.isOperator) {
+      return deny('operator_only', 'Only the operator tries rules other than the current ones.')
+    }
+    if (!principal.can('submit')) {
+      return deny(
+        'permission_missing',
+        'Trying a sample lead takes the "submit" permission, as submitting one does.'
+      )
+    }
+    return principal.ownsPublisher(publisher.id)
   }
 }

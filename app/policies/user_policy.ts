@@ -15,6 +15,11 @@ export default class UserPolicy extends BasePolicy {
   update(principal: Principal) {
     return managesUsers(principal) ?? changeAllowed(principal, true)
   }
+
+  /** A fresh invitation link for a user that has not chosen its password yet. */
+  resendInvitation(principal: Principal) {
+    return managesUsers(principal) ?? changeAllowed(principal, true)
+  }
 }
 
 function managesUsers(principal: Principal) {

@@ -18,3 +18,13 @@ export function credentialScopeToJson(credential: ApiKey | OauthClient) {
     revoked_at: credential.revokedAt?.toUTC().toISO() ?? null,
   }
 }
+
+/** An API key in a list: its scope and the hint that recognises it, never the key. */
+export function apiKeyToJson(apiKey: ApiKey) {
+  return { ...credentialScopeToJson(apiKey), hint: apiKey.hint, scope: apiKey.scope ?? null }
+}
+
+/** An OAuth client in a list: its scope and public client id, never the secret. */
+export function oauthClientToJson(client: OauthClient) {
+  return { ...credentialScopeToJson(client), client_id: client.clientId }
+}

@@ -6,6 +6,7 @@ export function labelToJson(label: Label) {
     slug: label.slug,
     name: label.name,
     branding: label.branding,
+    custom_host: label.customHost ?? null,
     created_at: label.createdAt.toUTC().toISO(),
   }
 }

@@ -1,6 +1,10 @@
 import type Publisher from '#models/publisher'
+import { onboardingOf } from '#services/catalogue/onboarding_service'
 
-/** Expects the `label` relation preloaded (the services' look-ups do); `label` is its slug. */
+/**
+ * Expects the `label` relation preloaded and the sandbox lead count
+ * selected (PublisherService's look-ups do both); `label` is its slug.
+ */
 export function publisherToJson(publisher: Publisher) {
   return {
     id: publisher.id,
@@ -8,7 +12,7 @@ export function publisherToJson(publisher: Publisher) {
     name: publisher.name,
     label: publisher.label?.slug ?? null,
     status: publisher.status,
-    onboarding: { step: publisher.onboardingStep },
+    onboarding: onboardingOf(publisher),
     contact_email: publisher.contactEmail,
     country: publisher.country,
     delivery_methods: publisher.deliveryMethods,

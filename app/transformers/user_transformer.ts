@@ -11,6 +11,8 @@ export function userToJson(user: User) {
     permissions: user.permissions,
     // A user just created has no disabled_at loaded yet: absent means enabled.
     disabled: Boolean(user.disabledAt),
+    // A compliance officer's limits (null: everything, and for every other role).
+    scope: user.scope ?? null,
     created_at: user.createdAt.toUTC().toISO(),
   }
 }

@@ -8,4 +8,13 @@ export const createBuyerValidator = vine.create(
   })
 )
 
+/** A paused buyer gets no new matches; its routing rules stay as they are for when it resumes. */
+export const updateBuyerValidator = vine.create(
+  strictObject({
+    name: name().optional(),
+    contact_email: email().optional(),
+    status: vine.enum(['active', 'paused'] as const).optional(),
+  })
+)
+
 export const listBuyersValidator = vine.create(strictObject({ ...pagination }))

@@ -118,6 +118,18 @@ export const permissions = () =>
     .maxLength(2)
 export const environment = () => vine.enum(['live', 'sandbox'] as const)
 
+/**
+ * What a compliance officer or key may audit: publishers and labels by slug,
+ * and a period (bare dates are midnight UTC; `to` is exclusive).
+ */
+export const complianceScope = () =>
+  strictObject({
+    publishers: vine.array(slug()).maxLength(100).optional(),
+    labels: vine.array(slug()).maxLength(100).optional(),
+    from: periodBound().optional(),
+    to: periodBound().optional(),
+  })
+
 /** Cursor pagination: `?limit=&cursor=` on every list. */
 export const pagination = {
   limit: vine.number().withoutDecimals().range([1, 200]).optional(),

@@ -1,25 +1,62 @@
 import vine from '@vinejs/vine'
+import type { FieldContext } from '@vinejs/vine/types'
 import { name, pagination, slug, strictObject } from '#validators/helpers'
+import { asciiHostname } from '#services/catalogue/label_service'
+
+/** A logo shows on https pages and e-mails: an http one would be blocked as mixed content. */
+const logoUrl = () =>
+  vine
+    .string()
+    .trim()
+    .maxLength(2048)
+    .url({ protocols: ['https'], require_protocol: true })
+
+// Stored in lower case so one colour has one spelling.
+const primaryColor = () =>
+  vine
+    .string()
+    .trim()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .toLowerCase()
+
+/** A host name such as `leads.acme.example`, kept in the ASCII form a Host header carries. */
+const hostnameRule = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
+  if (typeof value !== 'string') return
+  const host = asciiHostname(value)
+  if (!host) {
+    field.report(
+      'Use a host name such as leads.acme.example: no scheme, port, path or IP address.',
+      'hostname',
+      field
+    )
+    return
+  }
+  field.mutate(host, field)
+})
 
 export const createLabelValidator = vine.create(
   strictObject({
     slug: slug(),
     name: name(),
     branding: strictObject({
-      logo_url: vine
-        .string()
-        .trim()
-        .maxLength(2048)
-        .url({ protocols: ['http', 'https'], require_protocol: true })
-        .optional(),
-      // Stored in lower case so one colour has one spelling.
-      primary_color: vine
-        .string()
-        .trim()
-        .regex(/^#[0-9a-fA-F]{6}$/)
-        .toLowerCase()
-        .optional(),
+      logo_url: logoUrl().optional(),
+      primary_color: primaryColor().optional(),
     }).optional(),
+  })
+)
+
+/**
+ * A merge patch: `branding` merges into the stored branding, and a null
+ * removes what it names (`custom_host: null` frees the host).
+ */
+export const updateLabelValidator = vine.create(
+  strictObject({
+    name: name().optional(),
+    branding: strictObject({
+      logo_url: logoUrl().nullable().optional(),
+      primary_color: primaryColor().nullable().optional(),
+    }).optional(),
+    custom_host: vine.string().trim().maxLength(253).use(hostnameRule()).nullable().optional(),
   })
 )
 

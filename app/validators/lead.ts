@@ -1,6 +1,9 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
 import { pagination, slug, strictObject, periodBound, timestamp, uuid } from '#validators/helpers'
+import { REVIEW_DECISIONS, REVIEW_REJECTED } from '#services/leads/lead_review_service'
+import { REASON_CODES } from '#services/quality/types'
+import { CHANNELS } from '#services/intake/intake_service'
 
 const text = (max = 200) => vine.string().trim().maxLength(max)
 
@@ -99,10 +102,26 @@ export const listLeadsValidator = vine.create({
   unsold: vine.boolean().optional(),
   /** Operator only: leads sold to this buyer. */
   buyer_id: uuid().optional(),
+  reason: vine.enum([...REASON_CODES, REVIEW_REJECTED] as const).optional(),
+  channel: vine.enum(CHANNELS).optional(),
   ...pagination,
 })
 
 /** /v1/requests comes from no-code tools: `publisher` may be left out and is taken from the key. */
 export const createRequestValidator = vine.create(
   strictObject({ ...leadSchema.getProperties(), publisher: slug().optional() })
+)
+
+/** The operator's decision on a flagged lead; a rejection says why (the publisher reads it). */
+export const reviewLeadValidator = vine.create(
+  strictObject({
+    decision: vine.enum(REVIEW_DECISIONS),
+    reason: vine
+      .string()
+      .trim()
+      .minLength(1)
+      .maxLength(500)
+      .optional()
+      .requiredWhen('decision', '=', 'reject'),
+  })
 )

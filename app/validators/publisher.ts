@@ -1,8 +1,18 @@
 import vine from '@vinejs/vine'
-import { countryCode, email, name, pagination, slug, strictObject } from '#validators/helpers'
+import {
+  countryCode,
+  email,
+  integer,
+  name,
+  pagination,
+  slug,
+  strictObject,
+} from '#validators/helpers'
 
 export const PUBLISHER_STATUSES = ['invited', 'live', 'paused'] as const
 export const DELIVERY_METHODS = ['form', 'api', 'upload'] as const
+/** A list's order: newest first by default, or by name (A to Z unless `order=desc`). */
+export const PUBLISHER_SORTS = ['created', 'name'] as const
 
 export const createPublisherValidator = vine.create(
   strictObject({
@@ -32,5 +42,15 @@ export const listPublishersValidator = vine.create(
     ...pagination,
     status: vine.enum(PUBLISHER_STATUSES).optional(),
     label: slug().optional(),
+    search: vine.string().trim().maxLength(100).optional(),
+    sort: vine.enum(PUBLISHER_SORTS).optional(),
+    order: vine.enum(['asc', 'desc'] as const).optional(),
+  })
+)
+
+/** The rules version the publisher read (`onboarding.rules_version`); without it, the current one. */
+export const confirmRulesValidator = vine.create(
+  strictObject({
+    rules_version: integer().range([0, 2_147_483_647]).optional(),
   })
 )

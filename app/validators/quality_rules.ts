@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { flag, integer, strictObject } from '#validators/helpers'
+import { flag, integer, slug, strictObject } from '#validators/helpers'
+import { leadSchema } from '#validators/lead'
 import {
   AUDIENCE_OPERATORS,
   type AudienceOperator,
@@ -106,25 +107,38 @@ const alwaysTrue = vine.createRule((value: unknown, _: undefined, field: FieldCo
   }
 })
 
-export const qualityRulesValidator = vine.create(
+/** The rules document (PUT /v1/publishers/{id}/quality-rules), also tried out unsaved in a preview. */
+export const qualityRulesSchema = strictObject({
+  required_fields: vine.array(fieldPath()).maxLength(50).distinct().optional(),
+  postal_code: strictObject({ required: flag(), action: ruleAction() }).optional(),
+  phone: strictObject({ action: ruleAction() }).optional(),
+  email: strictObject({ action: ruleAction() }).optional(),
+  consent: strictObject({
+    required: flag().use(alwaysTrue()),
+    action: ruleAction(),
+    max_age_days: integer().range([1, 3650]).optional(),
+  }).optional(),
+  target_audience: vine
+    .array(audienceCriterion({ action: true }))
+    .maxLength(MAX_CRITERIA)
+    .optional(),
+  duplicates: strictObject({
+    window_days: integer().range([1, 365]),
+    keys: vine.array(vine.enum(DUPLICATE_KEYS)).notEmpty().distinct(),
+    action: ruleAction(),
+  }).optional(),
+})
+
+export const qualityRulesValidator = vine.create(qualityRulesSchema)
+
+/**
+ * A sample lead, shaped as POST /v1/leads takes it (its `publisher` may be
+ * left out: it is the one in the path), and the rules to try on it; without
+ * them, the publisher's current rules.
+ */
+export const previewQualityRulesValidator = vine.create(
   strictObject({
-    required_fields: vine.array(fieldPath()).maxLength(50).distinct().optional(),
-    postal_code: strictObject({ required: flag(), action: ruleAction() }).optional(),
-    phone: strictObject({ action: ruleAction() }).optional(),
-    email: strictObject({ action: ruleAction() }).optional(),
-    consent: strictObject({
-      required: flag().use(alwaysTrue()),
-      action: ruleAction(),
-      max_age_days: integer().range([1, 3650]).optional(),
-    }).optional(),
-    target_audience: vine
-      .array(audienceCriterion({ action: true }))
-      .maxLength(MAX_CRITERIA)
-      .optional(),
-    duplicates: strictObject({
-      window_days: integer().range([1, 365]),
-      keys: vine.array(vine.enum(DUPLICATE_KEYS)).notEmpty().distinct(),
-      action: ruleAction(),
-    }).optional(),
+    rules: qualityRulesSchema.clone().optional(),
+    lead: strictObject({ ...leadSchema.getProperties(), publisher: slug().optional() }),
   })
 )

@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { email, name, permissions, strictObject, uuid } from '#validators/helpers'
+import { complianceScope, email, name, permissions, strictObject, uuid } from '#validators/helpers'
 
 const role = () =>
   vine.enum(['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user'] as const)
@@ -7,12 +7,15 @@ const role = () =>
 export const createUserValidator = vine.create(
   strictObject({
     email: email(),
-    password: vine.string().minLength(12).maxLength(128),
+    // Left out, the user is invited by e-mail to choose its own.
+    password: vine.string().minLength(12).maxLength(128).optional(),
     full_name: name().optional(),
     role: role(),
     publisher_id: uuid().optional().requiredWhen('role', '=', 'publisher_user'),
     buyer_id: uuid().optional().requiredWhen('role', '=', 'buyer_user'),
     permissions: permissions().optional(),
+    // A compliance officer's limits: publishers, labels, period (operator only).
+    scope: complianceScope().optional(),
   })
 )
 
@@ -21,5 +24,7 @@ export const updateUserValidator = vine.create(
     role: role().optional(),
     permissions: permissions().optional(),
     disabled: vine.boolean({ strict: true }).optional(),
+    // null lifts a compliance officer's limits.
+    scope: complianceScope().nullable().optional(),
   })
 )

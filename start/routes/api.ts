@@ -11,9 +11,11 @@ const RoutingRulesController = () => import('#controllers/routing_rules_controll
 const ApiKeysController = () => import('#controllers/api_keys_controller')
 const OauthClientsController = () => import('#controllers/oauth_clients_controller')
 const UsersController = () => import('#controllers/users_controller')
+const InvitationResendsController = () => import('#controllers/invitation_resends_controller')
 const LeadsController = () => import('#controllers/leads_controller')
 const RequestsController = () => import('#controllers/requests_controller')
 const AuditLogsController = () => import('#controllers/audit_logs_controller')
+const AccessLogsController = () => import('#controllers/access_logs_controller')
 
 const uuid = router.matchers.uuid()
 
@@ -27,6 +29,10 @@ router
         router.post('labels', [LabelsController, 'store']).as('labels.store')
         router.get('labels', [LabelsController, 'index']).as('labels.index')
         router.get('labels/:id', [LabelsController, 'show']).where('id', uuid).as('labels.show')
+        router
+          .patch('labels/:id', [LabelsController, 'update'])
+          .where('id', uuid)
+          .as('labels.update')
 
         router.post('publishers', [PublishersController, 'store']).as('publishers.store')
         router.get('publishers', [PublishersController, 'index']).as('publishers.index')
@@ -46,10 +52,26 @@ router
           .put('publishers/:id/quality-rules', [QualityRulesController, 'update'])
           .where('id', uuid)
           .as('quality_rules.update')
+        router
+          .post('publishers/:id/quality-rules/preview', [QualityRulesController, 'preview'])
+          .where('id', uuid)
+          .as('quality_rules.preview')
+        router
+          .post('publishers/:id/quality-rules/confirm', [PublishersController, 'confirmRules'])
+          .where('id', uuid)
+          .as('publishers.confirm_rules')
+        router
+          .post('publishers/:id/go-live-request', [PublishersController, 'requestGoLive'])
+          .where('id', uuid)
+          .as('publishers.go_live_request')
 
         router.post('buyers', [BuyersController, 'store']).as('buyers.store')
         router.get('buyers', [BuyersController, 'index']).as('buyers.index')
         router.get('buyers/:id', [BuyersController, 'show']).where('id', uuid).as('buyers.show')
+        router
+          .patch('buyers/:id', [BuyersController, 'update'])
+          .where('id', uuid)
+          .as('buyers.update')
 
         router.post('routing-rules', [RoutingRulesController, 'store']).as('routing_rules.store')
         router.get('routing-rules', [RoutingRulesController, 'index']).as('routing_rules.index')
@@ -83,6 +105,10 @@ router
         router.post('leads', [LeadsController, 'store']).as('leads.store')
         router.get('leads', [LeadsController, 'index']).as('leads.index')
         router.get('leads/:id', [LeadsController, 'show']).where('id', uuid).as('leads.show')
+        router
+          .post('leads/:id/review', [LeadsController, 'review'])
+          .where('id', uuid)
+          .as('leads.review')
         router.post('requests', [RequestsController, 'store']).as('requests.store')
         router
           .get('requests/:id', [RequestsController, 'show'])
@@ -90,6 +116,7 @@ router
           .as('requests.show')
 
         router.get('audit-logs', [AuditLogsController, 'index']).as('audit_logs.index')
+        router.get('access-logs', [AccessLogsController, 'index']).as('access_logs.index')
         router.get('audit-logs/verify', [AuditLogsController, 'verify']).as('audit_logs.verify')
         router.get('audit-logs/proof', [AuditLogsController, 'proof']).as('audit_logs.proof')
         router
@@ -102,6 +129,14 @@ router
         router.post('users', [UsersController, 'store']).as('users.store')
         router.get('users', [UsersController, 'index']).as('users.index')
         router.patch('users/:id', [UsersController, 'update']).where('id', uuid).as('users.update')
+        router
+          .post('users/:id/invitation', [InvitationResendsController, 'user'])
+          .where('id', uuid)
+          .as('users.invitation.resend')
+        router
+          .post('publishers/:id/invitation', [InvitationResendsController, 'publisher'])
+          .where('id', uuid)
+          .as('publishers.invitation.resend')
       })
       .use([middleware.apiKey(), middleware.rateLimit()])
   })

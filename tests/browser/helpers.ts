@@ -110,3 +110,44 @@ export async function seriousAxeViolations(page: Page) {
 export function pageWidth(page: Page) {
   return page.evaluate<number>('document.documentElement.scrollWidth')
 }
+
+/** Signs in and waits until the portal opened, so the next visit carries the session. */
+export async function signedIn(page: Page, email: string, password = PASSWORD) {
+  await signIn(page, email, password)
+  await page.locator('[data-test="current-user"]').waitFor()
+}
+
+/** No serious axe-core violation at a desktop's width, nor at a phone's, where nothing may overflow. */
+export async function assertUsable(
+  page: Page,
+  assert: { deepEqual: Function; isAtMost: Function }
+) {
+  await page.setViewportSize({ width: 1280, height: 900 })
+  assert.deepEqual(await seriousAxeViolations(page), [])
+  await page.setViewportSize({ width: 390, height: 844 })
+  assert.isAtMost(await pageWidth(page), 390)
+  assert.deepEqual(await seriousAxeViolations(page), [])
+  await page.setViewportSize({ width: 1280, height: 900 })
+}
+
+/** Types into a PrimeVue InputNumber as a person would (it formats as it goes) and leaves it. */
+export async function typeNumber(page: Page, selector: string, value: string) {
+  const input = page.locator(selector)
+  await input.click()
+  await input.press('ControlOrMeta+a')
+  await input.press('Backspace')
+  await input.pressSequentially(value)
+  await input.press('Tab')
+}
+
+/** Answers the open confirmation dialog with the button of that name. */
+export async function confirmDialog(page: Page, button: string) {
+  await page.locator('.p-confirmdialog').getByRole('button', { name: button }).click()
+}
+
+/** The result of the last action, as a toast; closed so that a later check reads the next one. */
+export async function toast(page: Page, text: string) {
+  await expectText(page, '.p-toast-message', text, { contains: true })
+  await page.locator('.p-toast-message').first().getByRole('button').click()
+  await page.locator('.p-toast-message').first().waitFor({ state: 'detached' })
+}

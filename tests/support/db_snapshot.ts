@@ -1,14 +1,44 @@
 import db from '@adonisjs/lucid/services/db'
 
-export type DatabaseSnapshot = { schemas: string[]; counts: Record<string, number> }
+export type DatabaseSnapshot = {
+  schemas: string[]
+  counts: Record<string, number>
+  digests: Record<string, string>
+}
 
 const SYSTEM_SCHEMAS = ['pg_catalog', 'information_schema']
 
 /**
- * The whole database at a glance: every schema, and the row count of every
- * table in every schema (public, audit and each publisher's). A refused
- * request must leave this exactly as it was. One query for all counts, so a
- * sweep can take a snapshot around every single request.
+ * Columns a request may touch without changing anything a caller owns: a key's last use, a
+ * session's last sight. Everything else, in every row of every table, is in the digest.
+ */
+/**
+ * Tables whose contents are compared, not only counted: the public schema, where a refused
+ * request could change a row in place. The audit schema is append-only (triggers refuse
+ * UPDATE), a publisher's schema is written only by intake, and the outbox's delivery tables
+ * change under the relay of their own accord: for those the row count is the check.
+ */
+const COUNTED_ONLY = new Set([
+  'public.outbox_events',
+  'public.webhook_deliveries',
+  'public.webhook_attempts',
+  'public.webhook_recoveries',
+  'public.access_log',
+])
+const digested = (schema: string, name: string) => schema === 'public' && !COUNTED_ONLY.has(name)
+
+const VOLATILE: Record<string, string[]> = {
+  'public.api_keys': ['last_used_at', 'updated_at'],
+  'public.oauth_clients': ['last_used_at', 'updated_at'],
+  'public.user_sessions': ['last_seen_at', 'updated_at'],
+}
+
+/**
+ * The whole database at a glance: every schema, the row count of every table
+ * in every schema (public, audit and each publisher's) and a digest of the
+ * contents of those a request could change in place. A refused request must
+ * leave this exactly as it was: no row added or removed, none changed. One query for all tables, so a sweep
+ * can take a snapshot around every single request.
  */
 export async function snapshotDatabase(): Promise<DatabaseSnapshot> {
   const schemas = (
@@ -24,17 +54,27 @@ export async function snapshotDatabase(): Promise<DatabaseSnapshot> {
       WHERE table_type = 'BASE TABLE' AND table_schema = ANY(?) ORDER BY 1, 2`,
     [schemas]
   )
-  if (tables.length === 0) return { schemas, counts: {} }
+  if (tables.length === 0) return { schemas, counts: {}, digests: {} }
 
-  const counts = await rows<{ name: string; total: number }>(
+  const measured = await rows<{ name: string; total: number; digest: string }>(
     tables
       .map(({ table_schema: schema, table_name: table }) => {
-        const name = `${schema}.${table}`.replaceAll("'", "''")
-        return `SELECT '${name}' AS name, count(*)::int AS total FROM ${quote(schema)}.${quote(table)}`
+        const name = `${schema}.${table}`
+        const row = `(to_jsonb(t)${(VOLATILE[name] ?? []).map((column) => ` - '${column}'`).join('')})::text`
+        const digest = digested(schema, name)
+          ? `md5(coalesce(string_agg(${row}, '|' ORDER BY ${row}), ''))`
+          : 'NULL'
+        return `SELECT '${name.replaceAll("'", "''")}' AS name, count(*)::int AS total,
+                       ${digest} AS digest
+                  FROM ${quote(schema)}.${quote(table)} t`
       })
       .join(' UNION ALL ')
   )
-  return { schemas, counts: Object.fromEntries(counts.map((row) => [row.name, row.total])) }
+  return {
+    schemas,
+    counts: Object.fromEntries(measured.map((row) => [row.name, row.total])),
+    digests: Object.fromEntries(measured.map((row) => [row.name, row.digest])),
+  }
 }
 
 async function rows<Row>(sql: string, bindings: unknown[] = []): Promise<Row[]> {
@@ -42,7 +82,10 @@ async function rows<Row>(sql: string, bindings: unknown[] = []): Promise<Row[]> 
   return result.rows
 }
 
-/** What differs between two snapshots, e.g. `{ "public.labels": "3 → 4" }`; empty when nothing changed. */
+/**
+ * What differs between two snapshots, e.g. `{ "public.labels": "3 → 4" }`, or
+ * `"rows changed"` when the count held and the contents did not; empty when nothing changed.
+ */
 export function snapshotDifference(before: DatabaseSnapshot, after: DatabaseSnapshot) {
   const difference: Record<string, string> = {}
   for (const schema of new Set([...before.schemas, ...after.schemas])) {
@@ -53,6 +96,8 @@ export function snapshotDifference(before: DatabaseSnapshot, after: DatabaseSnap
   for (const table of new Set([...Object.keys(before.counts), ...Object.keys(after.counts)])) {
     if (before.counts[table] !== after.counts[table]) {
       difference[table] = `${before.counts[table] ?? 'absent'} → ${after.counts[table] ?? 'absent'}`
+    } else if (before.digests[table] !== after.digests[table]) {
+      difference[table] = 'rows changed'
     }
   }
   return difference

@@ -48,3 +48,43 @@ export function schemaChecker(document: object) {
     },
   }
 }
+
+/** The node a `$ref` points at in the document, or the value itself. */
+function resolveRef(document: any, value: any) {
+  if (!value?.$ref) return value
+  return value.$ref
+    .slice(2)
+    .split('/')
+    .reduce(
+      (node: any, segment: string) => node?.[segment.replaceAll('~1', '/').replaceAll('~0', '~')],
+      document
+    )
+}
+
+/**
+ * Checks real answers against the document: the status must be documented
+ * for the operation, and the body must match the schema of its media type.
+ * Throws with the schema errors and the body when it does not.
+ */
+export function answerChecker(document: any) {
+  const checker = schemaChecker(document)
+  return (response: any, method: string, path: string) => {
+    const status = String(response.status())
+    const where = `${method} ${path} → ${status}`
+    const answer = document.paths[path]?.[method.toLowerCase()]?.responses[status]
+    if (!answer) throw new Error(`${where}: this status is not documented`)
+    const content = resolveRef(document, answer).content
+    if (!content) return
+    const base = answer.$ref
+      ? answer.$ref.slice(2).split('/')
+      : ['paths', path, method.toLowerCase(), 'responses', status]
+    const media = String(response.header('content-type') ?? '').split(';')[0]
+    if (!content[media]) throw new Error(`${where}: media type ${media} not documented`)
+    const check = checker.compile(pointerTo(...base, 'content', media, 'schema'))
+    if (!check(response.body())) {
+      throw new Error(
+        `${where}: ${JSON.stringify(check.errors)}\n${JSON.stringify(response.body())}`
+      )
+    }
+  }
+}

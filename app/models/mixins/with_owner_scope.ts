@@ -2,7 +2,8 @@ import type { NormalizeConstructor } from '@adonisjs/core/types/helpers'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import type { Environment } from '#auth/principal'
 
-export type OwnerType = 'operator' | 'publisher' | 'buyer'
+/** `compliance` owns API keys only: read-only auditors, never an endpoint or a client. */
+export type OwnerType = 'operator' | 'publisher' | 'buyer' | 'compliance'
 
 /**
  * Whom a row belongs to and in which environment: the columns every

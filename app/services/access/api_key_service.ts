@@ -6,6 +6,7 @@ import CredentialService from '#services/access/credential_service'
 import CredentialScopeService, { type ScopeInput } from '#services/access/credential_scope_service'
 import { transaction } from '#services/sql/transaction'
 import { KEY_PREFIXES, digestOf, newSecret } from '#services/access/secret_token'
+import { resolveComplianceScope } from '#services/access/compliance_scope'
 
 export type CreateApiKeyInput = ScopeInput & { name: string }
 
@@ -24,6 +25,7 @@ export default class ApiKeyService extends CredentialService<typeof ApiKey> {
   /** Returns the stored key and its secret; the secret exists nowhere else afterwards. */
   async create(principal: Principal, input: CreateApiKeyInput) {
     const scope = await this.scopes.resolve(principal, input)
+    const audits = scope.ownerType === 'compliance' ? await resolveComplianceScope(input.scope) : null
     const prefix = KEY_PREFIXES[scope.environment]
     const secret = newSecret(prefix)
 
@@ -35,6 +37,7 @@ export default class ApiKeyService extends CredentialService<typeof ApiKey> {
           tokenHash: digestOf(secret),
           hint: `${secret.slice(0, prefix.length + 4)}…`,
           createdBy: principal.actor,
+          scope: audits,
         },
         { client: trx }
       )

@@ -15,6 +15,7 @@ const KINDS: Record<OwnerType, PrincipalKind> = {
   operator: 'operator',
   publisher: 'publisher',
   buyer: 'buyer',
+  compliance: 'compliance',
 }
 const TOUCH_EVERY_SECONDS = 60
 
@@ -66,7 +67,7 @@ export default class CredentialAuthenticator {
     if (!apiKey) throw invalid()
     this.assertUsable(apiKey, ip)
     await this.touch(apiKey)
-    return toPrincipal(apiKey, `api_key:${apiKey.id}`, apiKey.permissions)
+    return toPrincipal(apiKey, `api_key:${apiKey.id}`, apiKey.permissions, apiKey.scope)
   }
 
   async fromAccessToken(secret: string, ip: string) {
@@ -115,7 +116,8 @@ export default class CredentialAuthenticator {
 function toPrincipal(
   credential: Credential,
   actor: string,
-  permissions: Credential['permissions']
+  permissions: Credential['permissions'],
+  scope: ApiKey['scope'] = null
 ) {
   return new Principal(
     KINDS[credential.ownerType],
@@ -124,7 +126,8 @@ function toPrincipal(
     actor,
     credential.publisherId,
     credential.buyerId,
-    credential.id
+    credential.id,
+    credential.ownerType === 'compliance' ? scope : null
   )
 }
 

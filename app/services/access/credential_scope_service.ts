@@ -6,6 +6,7 @@ import type { Environment, Permission } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import type { OwnerType } from '#models/mixins/with_owner_scope'
 import { normaliseCidr } from '#services/access/ip_allowlist'
+import type { ComplianceScopeInput } from '#services/access/compliance_scope'
 
 export type ScopeInput = {
   publisher_id?: string
@@ -13,6 +14,10 @@ export type ScopeInput = {
   permissions: Permission[]
   environment: Environment
   allowed_ips?: string[]
+  /** A read-only auditor's credential, owned by no publisher or buyer (operator only). */
+  compliance?: boolean
+  /** What a compliance credential may audit; see ComplianceScope. */
+  scope?: ComplianceScopeInput
 }
 
 export type ResolvedScope = {
@@ -36,6 +41,16 @@ export default class CredentialScopeService {
     const allowedIps = [...new Set((input.allowed_ips ?? []).map(normaliseCidr))]
     const base = { permissions, environment: input.environment, allowedIps }
 
+    if (input.compliance) return compliance(principal, input, base)
+    if (input.scope) {
+      throw ApiProblem.unprocessable([
+        {
+          field: 'scope',
+          code: 'compliance_only',
+          message: 'Only a compliance credential (`compliance: true`) has a scope.',
+        },
+      ])
+    }
     if (principal.isOperator) {
       if (input.publisher_id) {
         const publisher = await Publisher.find(input.publisher_id)
@@ -66,11 +81,44 @@ export default class CredentialScopeService {
     if (principal.environment === 'sandbox' && input.environment === 'live') {
       throw ApiProblem.forbidden(
         'environment_not_allowed',
-        'A sandbox credential cannot create live credentials.'
+        'A sandbox credential cannot create live credentials.',
+        { field: 'environment' }
       )
     }
     return { ...base, ownerType: 'publisher', publisherId: principal.publisherId, buyerId: null }
   }
+}
+
+/** Compliance credentials read the audit trail for an auditor: the operator gives them, read only. */
+function compliance(
+  principal: Principal,
+  input: ScopeInput,
+  base: Pick<ResolvedScope, 'permissions' | 'environment' | 'allowedIps'>
+): ResolvedScope {
+  if (!principal.isOperator) {
+    throw ApiProblem.forbidden('operator_only', 'Only the operator issues compliance credentials.', {
+      field: 'compliance',
+    })
+  }
+  if (input.publisher_id || input.buyer_id) {
+    throw ApiProblem.unprocessable([
+      {
+        field: input.buyer_id ? 'buyer_id' : 'publisher_id',
+        code: 'compliance_owner',
+        message: 'A compliance credential belongs to no publisher or buyer; narrow it with `scope`.',
+      },
+    ])
+  }
+  if (base.permissions.some((permission) => permission !== 'read')) {
+    throw ApiProblem.unprocessable([
+      {
+        field: 'permissions',
+        code: 'read_only',
+        message: 'A compliance credential reads only: use ["read"].',
+      },
+    ])
+  }
+  return { ...base, ownerType: 'compliance', publisherId: null, buyerId: null }
 }
 
 function unknownOwner(field: string, message: string) {
@@ -86,7 +134,8 @@ export function assertGrantable(
   if (permissions.some((permission) => !principal.can(permission))) {
     throw ApiProblem.forbidden(
       'permission_escalation',
-      `${grantee} cannot be given permissions its creator does not hold.`
+      `${grantee} cannot be given permissions its creator does not hold.`,
+      { field: 'permissions' }
     )
   }
 }

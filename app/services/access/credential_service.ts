@@ -13,7 +13,7 @@ const NO_PUBLISHER = '00000000-0000-0000-0000-000000000000'
 
 /**
  * Listing, finding and revoking work the same for API keys and OAuth
- * clients: the operator sees all, a publisher only its own.
+ * clients: the operator sees all, a publisher or a buyer only its own.
  */
 export default abstract class CredentialService<Model extends CredentialModel> {
   protected abstract model: Model
@@ -25,7 +25,9 @@ export default abstract class CredentialService<Model extends CredentialModel> {
       Model,
       InstanceType<Model>
     >
-    if (!principal.isOperator) {
+    if (principal.kind === 'buyer') {
+      query.where('buyer_id', principal.buyerId ?? NO_PUBLISHER)
+    } else if (!principal.isOperator) {
       query.where('publisher_id', principal.publisherId ?? NO_PUBLISHER)
     }
     return query
@@ -77,6 +79,7 @@ export default abstract class CredentialService<Model extends CredentialModel> {
           permissions: credential.permissions,
           environment: credential.environment,
           allowed_ips: credential.allowedIps,
+          ...('scope' in credential && credential.scope ? { scope: credential.scope } : {}),
         },
         trx,
       }

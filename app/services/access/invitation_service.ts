@@ -1,19 +1,22 @@
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
-import mail from '@adonisjs/mail/services/main'
-import logger from '@adonisjs/core/services/logger'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { appUrl } from '#config/app'
 import Publisher from '#models/publisher'
 import PublisherInvitation from '#models/publisher_invitation'
 import User from '#models/user'
+import type Principal from '#auth/principal'
 import type { Permission } from '#auth/principal'
 import { principalForUser } from '#auth/portal_principal'
 import AccessLogService from '#services/access/access_log_service'
 import { transaction } from '#services/sql/transaction'
 import { digestOf, newSecret } from '#services/access/secret_token'
+import { brandForPublisher } from '#services/catalogue/branding_service'
+import ApiProblem from '#exceptions/api_problem'
+import { sendBranded } from '#mails/branded_mail'
 
-const VALID_FOR_DAYS = 14
+/** How long an invitation link works, for a publisher's first user and any other user alike. */
+export const INVITATION_VALID_FOR = { days: 14 }
 const TOKEN_PREFIX = 'inv_'
 const TOKEN_SHAPE = /^inv_[A-Za-z0-9_-]{43}$/
 
@@ -43,7 +46,7 @@ export default class InvitationService {
         publisherId: publisher.id,
         email: publisher.contactEmail,
         tokenHash: digestOf(token),
-        expiresAt: DateTime.utc().plus({ days: VALID_FOR_DAYS }),
+        expiresAt: DateTime.utc().plus(INVITATION_VALID_FOR),
         acceptedAt: null,
       },
       { client: trx }
@@ -108,33 +111,60 @@ export default class InvitationService {
   }
 
   /**
-   * Sent after the commit. A mail server that is down must not undo the
-   * publisher: the failure is logged (without the address) and the operator can resend.
+   * Issues a new link to a publisher whose first user has not accepted yet:
+   * the earlier links stop working, the new one runs its full term, and the
+   * mail goes out after the commit.
    */
-  async send(publisher: Publisher, url: string) {
-    try {
-      await mail.send((message) => {
-        message
-          .to(publisher.contactEmail)
-          .subject(`You are invited to deliver leads as ${publisher.name}`)
-          .text(
-            [
-              `Hello ${publisher.name},`,
-              '',
-              'You have been invited to deliver leads through Leadgate.',
-              `Accept the invitation and choose your delivery method: ${url}`,
-              '',
-              `The link is valid for ${VALID_FOR_DAYS} days.`,
-            ].join('\n')
-          )
-      })
-      return true
-    } catch (error) {
-      logger.warn(
-        { publisher_id: publisher.id, err: (error as Error).message },
-        'invitation e-mail not sent'
+  async resend(principal: Principal, publisher: Publisher) {
+    const issued = await transaction(async (trx) => {
+      // Serialises resends and acceptance for one publisher.
+      await Publisher.query({ client: trx }).where('id', publisher.id).forUpdate().firstOrFail()
+      const accepted = await PublisherInvitation.query({ client: trx })
+        .where('publisher_id', publisher.id)
+        .whereNotNull('accepted_at')
+        .first()
+      if (accepted) {
+        throw ApiProblem.conflict(
+          'invitation_accepted',
+          'This publisher has accepted its invitation; there is nothing to resend.'
+        )
+      }
+      const now = DateTime.utc()
+      await PublisherInvitation.query({ client: trx })
+        .where('publisher_id', publisher.id)
+        .whereNull('accepted_at')
+        .where('expires_at', '>', now.toSQL())
+        .update({ expires_at: now.toSQL() })
+      const created = await this.create(trx, publisher)
+      await this.accessLog.record(
+        principal.actor,
+        'publisher.invitation_resent',
+        { type: 'publisher', id: publisher.id, publisherId: publisher.id },
+        { details: { invitation_id: created.invitation.id }, trx }
       )
-      return false
-    }
+      return created
+    })
+    const sent = await this.send(publisher, issued.url)
+    return { id: issued.invitation.id, expiresAt: issued.invitation.expiresAt, sent }
+  }
+
+  /** Sent after the commit, in the publisher's label's brand; says whether it went out. */
+  async send(publisher: Publisher, url: string) {
+    const brand = await brandForPublisher(publisher.id)
+    return sendBranded(
+      brand,
+      {
+        to: publisher.contactEmail,
+        subject: `You are invited to deliver leads as ${publisher.name}`,
+        heading: `Hello ${publisher.name},`,
+        paragraphs: [
+          `You have been invited to deliver leads through ${brand.name}.`,
+          'Accept the invitation to choose your password and your delivery method.',
+        ],
+        action: { label: 'Accept the invitation', url },
+        footer: [`The link is valid for ${INVITATION_VALID_FOR.days} days.`],
+      },
+      { publisher_id: publisher.id, mail: 'publisher_invitation' }
+    )
   }
 }

@@ -10,18 +10,34 @@ import ApiProblem from '#exceptions/api_problem'
 import { transaction } from '#services/sql/transaction'
 import AccessLogService from '#services/access/access_log_service'
 import { assertGrantable } from '#services/access/credential_scope_service'
+import { newSecret } from '#services/access/secret_token'
+import UserInvitationService from '#services/access/user_invitation_service'
+import {
+  type ComplianceScope,
+  type ComplianceScopeInput,
+  resolveComplianceScope,
+} from '#services/access/compliance_scope'
 
 export type CreateUserInput = {
   email: string
-  password: string
+  /** Without one, the user is invited by e-mail to choose it. */
+  password?: string
   full_name?: string
   role: Role
   publisher_id?: string
   buyer_id?: string
   permissions?: Permission[]
+  /** A compliance officer's limits; without them it audits everything. */
+  scope?: ComplianceScopeInput
 }
 
-export type UpdateUserInput = { role?: Role; permissions?: Permission[]; disabled?: boolean }
+export type UpdateUserInput = {
+  role?: Role
+  permissions?: Permission[]
+  disabled?: boolean
+  /** null lifts a compliance officer's limits. */
+  scope?: ComplianceScopeInput | null
+}
 
 const NO_PUBLISHER = '00000000-0000-0000-0000-000000000000'
 
@@ -31,7 +47,10 @@ const NO_PUBLISHER = '00000000-0000-0000-0000-000000000000'
  */
 @inject()
 export default class UserService {
-  constructor(protected accessLog: AccessLogService) {}
+  constructor(
+    protected accessLog: AccessLogService,
+    protected invitations: UserInvitationService
+  ) {}
 
   visibleTo(principal: Principal) {
     const query = User.query()
@@ -47,33 +66,44 @@ export default class UserService {
 
   async create(principal: Principal, input: CreateUserInput) {
     const owner = await this.resolveOwner(principal, input)
+    const scope = await this.complianceScope(principal, input.role, input.scope)
     const permissions = [...new Set<Permission>(input.permissions ?? ['read', 'submit'])]
     assertGrantable(principal, permissions, 'A user')
     const address = input.email.toLowerCase()
     if (await User.findBy('email', address)) {
       throw ApiProblem.conflict('email_taken', `A user with e-mail ${address} already exists.`)
     }
-    return transaction(async (trx) => {
+    const created = await transaction(async (trx) => {
       const user = await User.create(
         {
           email: address,
-          password: input.password,
+          // An invited user's placeholder: random, never shown, so no password signs it in.
+          password: input.password ?? newSecret('unset_'),
           fullName: input.full_name ?? null,
           role: input.role,
           ...owner,
           permissions,
+          scope: scope ?? null,
         },
         { client: trx }
       )
+      const invitation = input.password ? null : await this.invitations.issue(trx, user)
       await this.log(
         principal,
         user,
         'user.created',
-        { role: user.role, permissions: user.permissions },
+        {
+          role: user.role,
+          permissions: user.permissions,
+          ...(scope ? { scope } : {}),
+          ...(invitation ? { invitation_id: invitation.id } : {}),
+        },
         trx
       )
-      return user
+      return { user, invitation }
     })
+    if (created.invitation) await this.invitations.send(created.user, created.invitation.url)
+    return created.user
   }
 
   async update(principal: Principal, user: User, input: UpdateUserInput) {
@@ -92,12 +122,21 @@ export default class UserService {
         ])
       }
     }
+    const role = input.role ?? user.role
+    const scope = await this.complianceScope(principal, role, input.scope)
     const changes: Record<string, unknown> = {}
     return transaction(async (trx) => {
       user.useTransaction(trx)
       if (input.role && input.role !== user.role) {
         changes.role = { from: user.role, to: input.role }
         user.merge({ role: input.role, publisherId: null, buyerId: null })
+      }
+      // Limits belong to a compliance officer: set with one, gone with the role.
+      const nextScope =
+        role !== 'compliance_officer' ? null : scope !== undefined ? scope : (user.scope ?? null)
+      if (JSON.stringify(nextScope) !== JSON.stringify(user.scope ?? null)) {
+        changes.scope = { from: user.scope ?? null, to: nextScope }
+        user.scope = nextScope
       }
       if (input.permissions) {
         assertGrantable(principal, input.permissions, 'A user')
@@ -120,6 +159,30 @@ export default class UserService {
       }
       return user
     })
+  }
+
+  /** Only the operator sets limits, and only on a compliance officer. */
+  private async complianceScope(
+    principal: Principal,
+    role: Role,
+    input: ComplianceScopeInput | null | undefined
+  ): Promise<ComplianceScope | null | undefined> {
+    if (input === undefined) return undefined
+    if (!principal.isOperator) {
+      throw ApiProblem.forbidden('operator_only', "Only the operator sets a user's scope.", {
+        field: 'scope',
+      })
+    }
+    if (role !== 'compliance_officer' && input !== null) {
+      throw ApiProblem.unprocessable([
+        {
+          field: 'scope',
+          code: 'compliance_only',
+          message: 'Only a compliance officer has a scope.',
+        },
+      ])
+    }
+    return resolveComplianceScope(input)
   }
 
   private async resolveOwner(principal: Principal, input: CreateUserInput) {

@@ -4,6 +4,7 @@ import { CheckpointSigner } from '#services/audit/checkpoint_signing'
 import AuditSnapshot from '#services/audit/snapshot'
 import { assertFiltersAllowed } from '#services/leads/lead_service'
 import { toCheckpoint } from '#services/audit/audit_sealer_service'
+import { complianceConditions } from '#services/access/compliance_scope'
 
 /**
  * A timestamptz as Postgres prints it with TimeZone UTC and DateStyle ISO
@@ -174,16 +175,22 @@ export default class AuditExportService {
 
   /** The whole log, unfiltered: a verifier can then rebuild the signed root from it. */
   isComplete(principal: Principal, filters: ExportFilters) {
-    const everything = principal.isOperator || principal.kind === 'compliance'
+    const everything =
+      principal.isOperator || (principal.kind === 'compliance' && principal.scope === null)
     return everything && Object.values(filters).every((value) => value === undefined)
   }
 
   private scope(principal: Principal, filters: ExportFilters): Scope {
     const where: string[] = []
     const params: unknown[] = []
-    const add = (sql: string, value: unknown) => {
-      params.push(value)
-      where.push(sql.replace('?', `$${params.length}`))
+    const add = (sql: string, ...values: unknown[]) => {
+      let next = 0
+      where.push(
+        sql.replace(/\?/g, () => {
+          params.push(values[next++])
+          return `$${params.length}`
+        })
+      )
     }
     assertFiltersAllowed(principal, filters)
     if (principal.kind === 'publisher') {
@@ -196,6 +203,13 @@ export default class AuditExportService {
       add('e.environment = ?', 'sandbox')
     } else if (filters.environment) {
       add('e.environment = ?', filters.environment)
+    }
+    // A scoped auditor: its publishers' and labels' entries, within its period.
+    for (const { sql, values } of complianceConditions(principal.scope, {
+      publisherId: 'e.publisher_id',
+      at: 'e.ts',
+    })) {
+      add(sql, ...values)
     }
     if (filters.from) add('e.ts >= ?', filters.from)
     if (filters.to) add('e.ts < ?', filters.to)

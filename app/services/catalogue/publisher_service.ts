@@ -1,4 +1,5 @@
 import { inject } from '@adonisjs/core'
+import { DateTime } from 'luxon'
 import { uuidv7 } from 'uuidv7'
 import Label from '#models/label'
 import Publisher, { type DeliveryMethod, type PublisherStatus } from '#models/publisher'
@@ -7,9 +8,16 @@ import ApiProblem from '#exceptions/api_problem'
 import AccessLogService from '#services/access/access_log_service'
 import TenancyService from '#services/platform/tenancy_service'
 import InvitationService from '#services/access/invitation_service'
-import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
+import { type PageRequest, paginate, paginateSorted } from '#services/sql/cursor_pagination'
+import { containing } from '#services/sql/like_pattern'
 import { transaction } from '#services/sql/transaction'
 import { isUniqueViolation } from '#services/sql/unique_violation'
+import {
+  lockPublisher,
+  rulesConfirmed,
+  rulesNotConfirmed,
+  sandboxLeadsColumn,
+} from '#services/catalogue/onboarding_service'
 
 export type CreatePublisherInput = {
   slug: string
@@ -25,7 +33,14 @@ export type UpdatePublisherInput = {
   delivery_methods?: DeliveryMethod[]
 }
 
-export type PublisherFilters = PageRequest & { status?: PublisherStatus; label?: string }
+export type PublisherFilters = PageRequest & {
+  status?: PublisherStatus
+  label?: string
+  /** Part of the name or the slug, any case. */
+  search?: string
+  /** Newest first by default; by name, A to Z unless `order` says otherwise. */
+  sort?: 'created' | 'name'
+}
 
 const NO_ID = '00000000-0000-0000-0000-000000000000'
 
@@ -65,9 +80,13 @@ export default class PublisherService {
             country: input.country ?? 'NL',
             status: 'invited',
             deliveryMethods: [],
-            onboardingStep: 'choose_delivery_method',
             schemaName: TenancyService.schemaNameFor(id),
             qualityRules: {},
+            qualityRulesVersion: 0,
+            rulesConfirmedVersion: null,
+            rulesConfirmedAt: null,
+            goLiveRequestedAt: null,
+            wentLiveAt: null,
           },
           { client: trx }
         )
@@ -91,9 +110,13 @@ export default class PublisherService {
     return created.publisher
   }
 
-  /** The operator sees every publisher, a publisher only itself, anyone else none. */
+  /**
+   * The operator sees every publisher, a publisher only itself, anyone else
+   * none. Each comes with its sandbox lead count (`$extras.sandbox_leads`),
+   * which its onboarding step reads.
+   */
   visibleTo(principal: Principal) {
-    const query = Publisher.query().preload('label')
+    const query = Publisher.query().select('publishers.*', sandboxLeadsColumn()).preload('label')
     if (!principal.isOperator) {
       query.where('id', (principal.kind === 'publisher' && principal.publisherId) || NO_ID)
     }
@@ -104,6 +127,14 @@ export default class PublisherService {
     const query = this.visibleTo(principal)
     if (filters.status) query.where('status', filters.status)
     if (filters.label) query.whereHas('label', (label) => label.where('slug', filters.label!))
+    if (filters.search) {
+      const pattern = containing(filters.search)
+      query.where((found) => found.whereILike('name', pattern).orWhereILike('slug', pattern))
+    }
+    if (filters.sort === 'name') {
+      const order = filters.order ?? 'asc'
+      return paginateSorted(query, { ...filters, order }, { table: 'publishers', column: 'name' })
+    }
     return paginate(query, filters)
   }
 
@@ -113,11 +144,22 @@ export default class PublisherService {
     return publisher
   }
 
+  /**
+   * Going live is gated: a publisher that never was live must have
+   * confirmed its current quality rules (409 `rules_not_confirmed`); one
+   * that was live before and is paused may resume.
+   */
   async update(principal: Principal, publisher: Publisher, input: UpdatePublisherInput) {
     const fields = Object.keys(input)
     if (fields.length === 0) return publisher
     await transaction(async (trx) => {
-      publisher.useTransaction(trx)
+      await lockPublisher(trx, publisher)
+      const goingLive = input.status === 'live' && publisher.status !== 'live'
+      if (goingLive && !publisher.wentLiveAt && !rulesConfirmed(publisher)) {
+        throw rulesNotConfirmed(publisher)
+      }
+      // A live row without the mark was set live outside this service (a seed, an import): it has been live.
+      if (goingLive || publisher.status === 'live') publisher.wentLiveAt ??= DateTime.utc()
       publisher.merge({
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
@@ -125,7 +167,6 @@ export default class PublisherService {
           ? { deliveryMethods: [...new Set(input.delivery_methods)] }
           : {}),
       })
-      publisher.onboardingStep = onboardingStepOf(publisher)
       await publisher.save()
       await this.accessLog.record(
         principal.actor,
@@ -139,21 +180,7 @@ export default class PublisherService {
 }
 
 function slugTaken(slug: string) {
-  return ApiProblem.conflict('slug_taken', `A publisher with slug "${slug}" already exists.`)
-}
-
-/**
- * Onboarding, in the spec's order: invite, choose delivery method, set
- * quality rules, go live (and monitor). Rules left at the defaults (`{}`)
- * count as set once the operator has saved them: `rulesSaved` says so at
- * that moment, and afterwards a step past `set_quality_rules` remembers it.
- */
-export function onboardingStepOf(publisher: Publisher, rulesSaved = false) {
-  if (publisher.status === 'live' || publisher.status === 'paused') return 'monitor'
-  if (publisher.deliveryMethods.length === 0) return 'choose_delivery_method'
-  const rulesSet =
-    rulesSaved ||
-    Object.keys(publisher.qualityRules ?? {}).length > 0 ||
-    publisher.onboardingStep === 'go_live'
-  return rulesSet ? 'go_live' : 'set_quality_rules'
+  return ApiProblem.conflict('slug_taken', `A publisher with slug "${slug}" already exists.`, {
+    field: 'slug',
+  })
 }

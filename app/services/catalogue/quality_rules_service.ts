@@ -1,8 +1,9 @@
 import { inject } from '@adonisjs/core'
+import canonicalize from 'canonicalize'
 import type Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
 import AccessLogService from '#services/access/access_log_service'
-import { onboardingStepOf } from '#services/catalogue/publisher_service'
+import { lockPublisher } from '#services/catalogue/onboarding_service'
 import { transaction } from '#services/sql/transaction'
 import type { QualityRules } from '#services/quality/quality_rules'
 
@@ -18,18 +19,26 @@ export default class QualityRulesService {
     return publisher.qualityRules ?? {}
   }
 
+  /**
+   * A document that differs from the stored one gets the next version,
+   * which voids the publisher's confirmation of the rules: it must see and
+   * confirm what its leads are now held to. Saving the same rules again
+   * keeps the version.
+   */
   async replace(principal: Principal, publisher: Publisher, rules: QualityRules) {
     await transaction(async (trx) => {
-      publisher.useTransaction(trx)
+      await lockPublisher(trx, publisher)
+      if (canonicalize(publisher.qualityRules ?? {}) !== canonicalize(rules)) {
+        publisher.qualityRulesVersion += 1
+      }
       publisher.qualityRules = rules
-      publisher.onboardingStep = onboardingStepOf(publisher, true)
       await publisher.save()
       await this.accessLog.record(
         principal.actor,
         'quality_rules.updated',
         { type: 'publisher', id: publisher.id, publisherId: publisher.id },
         // Rules hold no personal data; the whole document shows what a lead was held to, and when.
-        { details: { rules }, trx }
+        { details: { rules, rules_version: publisher.qualityRulesVersion }, trx }
       )
     })
     return this.show(publisher)

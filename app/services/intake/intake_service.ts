@@ -27,7 +27,9 @@ import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
 import { enqueueRouting } from '#services/routing/routing_queue'
 import { publisherBySlug } from '#services/catalogue/publisher_directory'
 
-export type Channel = 'api' | 'request' | 'form' | 'upload'
+/** How a lead arrived; lists filter on it. */
+export const CHANNELS = ['api', 'request', 'form', 'upload'] as const
+export type Channel = (typeof CHANNELS)[number]
 export type Submission = {
   channel: Channel
   idempotency?: { key: string; digest: string }

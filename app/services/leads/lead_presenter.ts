@@ -10,7 +10,17 @@ export type LeadRow = {
   attributes: Record<string, unknown>
   quality_check: Record<string, unknown>
   reasons: unknown[]
+  /** The operator's review of a flagged lead; null until there was one. */
+  review?: StoredReview | null
   created_at: Date
+}
+
+/** What the lead row keeps of a review (lead_review_service.ts). */
+export type StoredReview = {
+  decision: 'approve' | 'reject'
+  reason: string | null
+  reviewer: string
+  reviewed_at: string
 }
 
 /** What routing decided, from the lead's `lead_facts` row. */
@@ -61,8 +71,26 @@ export function leadToJson(row: LeadRow, context: LeadContext) {
     reasons: row.reasons,
     created_at: new Date(row.created_at).toISOString(),
   }
-  if (!context.audience || !context.routing) return lead
-  return { ...lead, ...routingView(context.audience, context.routing) }
+  const reviewed =
+    context.audience === 'buyer' ? lead : { ...lead, review: reviewView(row, context) }
+  if (!context.audience || !context.routing) return reviewed
+  return { ...reviewed, ...routingView(context.audience, context.routing) }
+}
+
+/**
+ * The publisher reads the decision and the reason about its own lead; which
+ * operator user decided is the operator's to know. Buyers get no review:
+ * what they receive was accepted.
+ */
+function reviewView(row: LeadRow, context: LeadContext) {
+  if (!row.review) return null
+  const { decision, reason, reviewer, reviewed_at: reviewedAt } = row.review
+  return {
+    decision,
+    reason,
+    reviewed_at: reviewedAt,
+    ...(context.audience === 'publisher' ? {} : { reviewer }),
+  }
 }
 
 const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null)

@@ -5,7 +5,9 @@ import Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import TenancyService from '#services/platform/tenancy_service'
+import type { Channel } from '#services/intake/intake_service'
 import { paginate, type PageRequest } from '#services/sql/cursor_pagination'
+import { complianceConditions } from '#services/access/compliance_scope'
 import {
   leadToJson,
   type LeadAudience,
@@ -24,7 +26,16 @@ export type LeadFilters = PageRequest & {
   unsold?: boolean
   /** Operator only: leads sold to this buyer. */
   buyer_id?: string
+  /** Leads given this reason (a quality rule's code, or the reviewer's rejection). */
+  reason?: string
+  channel?: Channel
 }
+
+/**
+ * A portal user of a publisher or buyer that was never linked to one sees
+ * nothing: a null id would read as "IS NULL" (every unsold lead).
+ */
+const NOBODY = '00000000-0000-0000-0000-000000000000'
 
 type FactRow = { id: string; publisher_id: string } & Partial<RoutingFacts>
 
@@ -41,7 +52,7 @@ const ROUTING_COLUMNS = [
 ]
 
 /** Operator and compliance see the whole routing decision; publishers and buyers their own side of it. */
-function audienceOf(principal: Principal): LeadAudience {
+export function audienceOf(principal: Principal): LeadAudience {
   return principal.kind === 'publisher' || principal.kind === 'buyer' ? principal.kind : 'operator'
 }
 
@@ -87,16 +98,30 @@ export default class LeadService {
   visibleFacts(principal: Principal) {
     const query = db.from('lead_facts').select('lead_id as id', 'publisher_id', ...ROUTING_COLUMNS)
     if (principal.kind === 'publisher') {
-      query.where('publisher_id', principal.publisherId!)
+      query.where('publisher_id', principal.publisherId ?? NOBODY)
     } else if (principal.kind === 'buyer') {
-      query.where('buyer_id', principal.buyerId!)
+      query.where('buyer_id', principal.buyerId ?? NOBODY)
     }
     if (principal.kind === 'publisher' || principal.kind === 'buyer') {
       query.where('environment', principal.environment)
     } else if (principal.environment === 'sandbox') {
       query.where('environment', 'sandbox')
     }
+    // A scoped auditor: the leads of its publishers and labels that arrived in its period.
+    for (const { sql, values } of complianceConditions(principal.scope, {
+      publisherId: 'lead_facts.publisher_id',
+      at: 'lead_facts.created_at',
+    })) {
+      query.whereRaw(sql, values as never[])
+    }
     return query
+  }
+
+  /** Whose the lead is, when this principal may see it; 404 otherwise. */
+  async visiblePublisherId(principal: Principal, id: string): Promise<string> {
+    const fact: FactRow | null = await this.visibleFacts(principal).where('lead_id', id).first()
+    if (!fact) throw ApiProblem.notFound('lead')
+    return fact.publisher_id
   }
 
   async findVisible(principal: Principal, id: string) {
@@ -128,6 +153,8 @@ export default class LeadService {
     if (filters.unsold === true) query.where('status', 'accepted').whereNull('buyer_id')
     if (filters.unsold === false) query.whereNotNull('buyer_id')
     if (filters.buyer_id) query.where('buyer_id', filters.buyer_id)
+    if (filters.reason) query.whereRaw('? = ANY(reason_codes)', [filters.reason])
+    if (filters.channel) query.where('channel', filters.channel)
     const page = await paginate<FactRow>(query, filters, 'lead_id')
     return { data: await this.load(page.data, audienceOf(principal)), next_cursor: page.nextCursor }
   }

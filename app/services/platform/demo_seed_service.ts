@@ -4,19 +4,28 @@ import Label from '#models/label'
 import Publisher from '#models/publisher'
 import User from '#models/user'
 import OperatorService, { SYSTEM_OPERATOR } from '#services/access/operator_service'
+import UserService, { type CreateUserInput } from '#services/access/user_service'
+import OnboardingService from '#services/catalogue/onboarding_service'
 import PublisherService from '#services/catalogue/publisher_service'
 
-export const DEMO_LOGIN = { email: 'operator@leadgate.local', password: 'leadgate-demo-password' }
+/** One password for every demo login: a world to click through, never a production one. */
+export const DEMO_PASSWORD = 'leadgate-demo-password'
+export const DEMO_LOGIN = { email: 'operator@leadgate.local', password: DEMO_PASSWORD }
+
+export type DemoLogin = { portal: string; email: string; password: string }
 
 /**
- * A small world to click through: one label, two publishers, one buyer and an
- * operator login. Each piece is created only when missing.
+ * A small world to click through: one label, two publishers, one buyer, and
+ * a login for each portal (operator, publisher, buyer, compliance). Each
+ * piece is created only when missing.
  */
 @inject()
 export default class DemoSeedService {
   constructor(
     protected operators: OperatorService,
-    protected publishers: PublisherService
+    protected publishers: PublisherService,
+    protected onboarding: OnboardingService,
+    protected users: UserService
   ) {}
 
   async run() {
@@ -42,24 +51,63 @@ export default class DemoSeedService {
         country: 'NL',
       })
       if (live) {
+        // Through onboarding as a real publisher goes: delivery methods, rules confirmed, live.
         await this.publishers.update(SYSTEM_OPERATOR, publisher, {
-          status: 'live',
           delivery_methods: ['api', 'form'],
         })
+        await this.onboarding.confirmRules(SYSTEM_OPERATOR, publisher)
+        await this.publishers.update(SYSTEM_OPERATOR, publisher, { status: 'live' })
       }
     }
 
-    if (!(await Buyer.query().where('name', 'Northwind Insurance').first())) {
-      await Buyer.create({
+    const buyer =
+      (await Buyer.query().where('name', 'Northwind Insurance').first()) ??
+      (await Buyer.create({
         name: 'Northwind Insurance',
         contactEmail: 'leads@northwind.example',
         status: 'active',
-      })
+      }))
+
+    let apiKey: string | null = null
+    if (!(await User.findBy('email', DEMO_LOGIN.email))) {
+      const operator = await this.operators.create(DEMO_LOGIN)
+      apiKey = operator.apiKey
     }
 
-    const existing = await User.findBy('email', DEMO_LOGIN.email)
-    if (existing) return { login: DEMO_LOGIN, apiKey: null }
-    const { apiKey } = await this.operators.create(DEMO_LOGIN)
-    return { login: DEMO_LOGIN, apiKey }
+    const acme = await Publisher.findByOrFail('slug', 'acme-media')
+    await this.ensureUser({
+      email: 'publisher@leadgate.local',
+      full_name: 'Acme Media (demo)',
+      role: 'publisher_user',
+      publisher_id: acme.id,
+      permissions: ['read', 'submit'],
+    })
+    await this.ensureUser({
+      email: 'buyer@leadgate.local',
+      full_name: 'Northwind Insurance (demo)',
+      role: 'buyer_user',
+      buyer_id: buyer.id,
+      permissions: ['read'],
+    })
+    await this.ensureUser({
+      email: 'compliance@leadgate.local',
+      full_name: 'Compliance officer (demo)',
+      role: 'compliance_officer',
+      permissions: ['read'],
+    })
+
+    const logins: DemoLogin[] = [
+      { portal: '/operator', email: DEMO_LOGIN.email, password: DEMO_PASSWORD },
+      { portal: '/publisher', email: 'publisher@leadgate.local', password: DEMO_PASSWORD },
+      { portal: '/buyer', email: 'buyer@leadgate.local', password: DEMO_PASSWORD },
+      { portal: '/compliance', email: 'compliance@leadgate.local', password: DEMO_PASSWORD },
+    ]
+    return { login: DEMO_LOGIN, logins, apiKey }
+  }
+
+  /** Made as the operator makes any portal user (access log included), once. */
+  private async ensureUser(input: Omit<CreateUserInput, 'password'>) {
+    if (await User.findBy('email', input.email)) return
+    await this.users.create(SYSTEM_OPERATOR, { ...input, password: DEMO_PASSWORD })
   }
 }

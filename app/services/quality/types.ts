@@ -30,15 +30,18 @@ export type LeadInput = {
   attributes?: Record<string, AttributeValue> | null
 }
 
-export type ReasonCode =
-  | 'outside_target_audience'
-  | 'invalid_phone'
-  | 'invalid_email'
-  | 'invalid_postal_code'
-  | 'missing_consent'
-  | 'invalid_consent'
-  | 'missing_field'
-  | 'duplicate'
+/** What the quality rules give as reasons; lists filter on them. */
+export const REASON_CODES = [
+  'outside_target_audience',
+  'invalid_phone',
+  'invalid_email',
+  'invalid_postal_code',
+  'missing_consent',
+  'invalid_consent',
+  'missing_field',
+  'duplicate',
+] as const
+export type ReasonCode = (typeof REASON_CODES)[number]
 
 export type Reason = { code: ReasonCode; field?: string; action: RuleAction; message: string }
 

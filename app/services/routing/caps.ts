@@ -1,3 +1,4 @@
+import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import routingConfig from '#config/routing'
 import type { ActiveRule } from '#services/routing/rule_book'
@@ -16,7 +17,13 @@ const KEY_COLUMNS: Column[] = [
 ]
 
 type CappedRule = Pick<ActiveRule, 'id' | 'caps' | 'schedule'>
-type Limit = { key: string; ruleId: string; period: CapPeriod; cap: number }
+type Limit = {
+  key: string
+  ruleId: string
+  kind: 'daily' | 'monthly'
+  period: CapPeriod
+  cap: number
+}
 
 /** A cap's day and month are the rule's own: its schedule's time zone, else the default. */
 export function ruleZone(rule: Pick<ActiveRule, 'schedule'>) {
@@ -32,10 +39,12 @@ function limitsOf(rule: CappedRule, at: Date): Limit[] {
   if (!isCapped(rule)) return []
   const periods = capPeriods(ruleZone(rule), at)
   const limits: Limit[] = []
-  const add = (period: CapPeriod, cap: number) =>
-    limits.push({ key: `${rule.id}|${period.key}`, ruleId: rule.id, period, cap })
-  if (rule.caps.daily) add(periods.daily, rule.caps.daily)
-  if (rule.caps.monthly) add(periods.monthly, rule.caps.monthly)
+  const add = (kind: Limit['kind'], cap: number) => {
+    const period = periods[kind]
+    limits.push({ key: `${rule.id}|${period.key}`, ruleId: rule.id, kind, period, cap })
+  }
+  if (rule.caps.daily) add('daily', rule.caps.daily)
+  if (rule.caps.monthly) add('monthly', rule.caps.monthly)
   return limits
 }
 
@@ -153,4 +162,48 @@ function lockCounters(limits: Limit[]): Part {
      ORDER BY u.rule_id, u.period FOR UPDATE OF u`,
     keys.bindings
   )
+}
+
+/** How much of one cap its current period has used. */
+export type CapReading = { used: number; limit: number }
+export type CapUsage = { daily?: CapReading; monthly?: CapReading }
+
+/**
+ * What each capped rule has used of its caps in the day and month `at`
+ * falls in (its own time zone), for people to read: no lock, so a router
+ * may be one match ahead. A period without a counter yet counts what
+ * lead_facts holds, as the ledger would when it creates it.
+ */
+export async function capUsage(
+  rules: CappedRule[],
+  at = new Date()
+): Promise<Map<string, CapUsage>> {
+  const limits = rules.flatMap((rule) => limitsOf(rule, at))
+  const usage = new Map<string, CapUsage>()
+  if (limits.length === 0) return usage
+  const periods = rowsOf(
+    [...KEY_COLUMNS, ['starts', 'timestamptz'], ['ends', 'timestamptz']],
+    limits.map((limit) => ({
+      rule_id: limit.ruleId,
+      period: limit.period.key,
+      starts: limit.period.start,
+      ends: limit.period.end,
+    }))
+  )
+  const result = await db.rawQuery(
+    `SELECT v.rule_id, v.period, coalesce(u.count,
+       (SELECT count(*) FROM public.lead_facts f
+        WHERE f.routing_rule_id = v.rule_id AND f.matched_at >= v.starts AND f.matched_at < v.ends))::int AS count
+     FROM ${periods.from}
+     LEFT JOIN public.routing_rule_usage u ON u.rule_id = v.rule_id AND u.period = v.period`,
+    periods.bindings as any[]
+  )
+  const counts = new Map<string, number>(
+    result.rows.map((row: Record<string, any>) => [`${row.rule_id}|${row.period}`, row.count])
+  )
+  for (const limit of limits) {
+    const reading = { used: counts.get(limit.key) ?? 0, limit: limit.cap }
+    usage.set(limit.ruleId, { ...usage.get(limit.ruleId), [limit.kind]: reading })
+  }
+  return usage
 }

@@ -23,6 +23,8 @@ export type DeliveryFilters = PageRequest & {
   from?: Date
   to?: Date
   endpoint_id?: string
+  /** The deliveries of the events about one lead. */
+  lead_id?: string
 }
 
 export type BulkRetryFilter = {
@@ -59,6 +61,12 @@ export default class WebhookDeliveryService {
     if (filters.type) query.where('event_type', filters.type)
     if (filters.from) query.where('event_created_at', '>=', filters.from)
     if (filters.to) query.where('event_created_at', '<', filters.to)
+    if (filters.lead_id) {
+      query.whereIn(
+        'event_id',
+        db.from('outbox_events').select('id').where('lead_id', filters.lead_id)
+      )
+    }
     return paginate(query, filters)
   }
 

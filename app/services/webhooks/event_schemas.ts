@@ -10,6 +10,7 @@ export type JsonSchema = { [key: string]: unknown }
 export const SUBSCRIBABLE_EVENT_TYPES = [
   'lead.received',
   'consent.recorded',
+  'lead.reviewed',
   'match.found',
   'payout.processed',
   'dispute.opened',
@@ -86,6 +87,21 @@ export const EVENT_DATA_SCHEMAS: Record<string, JsonSchema> = {
     },
     ['lead_id', 'provenance', 'consent'],
     "The applicant's consent was registered with the lead."
+  ),
+  LeadReviewedData: object(
+    {
+      lead_id: id,
+      publisher: { type: 'string', maxLength: 64, description: "The publisher's slug." },
+      status: {
+        type: 'string',
+        enum: ['accepted', 'rejected'],
+        description: '`accepted` goes on to routing like any accepted lead.',
+      },
+      reason: { ...text(500), description: "The reviewer's reason; always given for a rejection." },
+      reviewed_at: timestamp,
+    },
+    undefined,
+    'The operator reviewed a lead that was flagged (held for review): accepted or rejected.'
   ),
   MatchFoundData: object(
     {
@@ -172,6 +188,7 @@ export const EVENT_DATA_SCHEMAS: Record<string, JsonSchema> = {
 export const EVENT_DATA_SCHEMA_OF: Record<EventType, keyof typeof EVENT_DATA_SCHEMAS> = {
   'lead.received': 'LeadReceivedData',
   'consent.recorded': 'ConsentRecordedData',
+  'lead.reviewed': 'LeadReviewedData',
   'match.found': 'MatchFoundData',
   'payout.processed': 'PayoutProcessedData',
   'dispute.opened': 'DisputeData',

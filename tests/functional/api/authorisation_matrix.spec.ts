@@ -12,7 +12,7 @@ import {
   livePublisher,
   unique,
 } from '#tests/support/fixtures'
-import { changedTables, tableHashes } from '#tests/support/table_hash'
+import { snapshotDatabase, snapshotDifference } from '#tests/support/db_snapshot'
 
 /**
  * Every operation of the served OpenAPI document × every kind of caller, with the answer each
@@ -302,9 +302,17 @@ test.group('Authorisation matrix / every operation × every kind of caller', () 
     const table: string[] = []
 
     // The hash sees a change: one label more is a different public.labels.
-    const untouched = await tableHashes()
-    await createLabel()
-    assert.deepEqual(changedTables(untouched, await tableHashes()), ['public.labels'])
+    const untouched = await snapshotDatabase()
+    const label = await createLabel()
+    assert.deepEqual(Object.keys(snapshotDifference(untouched, await snapshotDatabase())), [
+      'public.labels',
+    ])
+    const counted = await snapshotDatabase()
+    label.name = 'Renamed without a row more'
+    await label.save()
+    assert.deepEqual(snapshotDifference(counted, await snapshotDatabase()), {
+      'public.labels': 'rows changed',
+    })
 
     for (const { path, method, spec } of operationsOf(document)) {
       {
@@ -324,7 +332,7 @@ test.group('Authorisation matrix / every operation × every kind of caller', () 
           // What needs submit changes something; a POST that only reads (a preview) needs read.
           const writes = scope === 'submit'
           const expectation = expected(access, actor, scope, writes)
-          const before = writes && expectation !== 'allowed' ? await tableHashes() : null
+          const before = writes && expectation !== 'allowed' ? await snapshotDatabase() : null
           let request = client
             .request(url, method.toUpperCase() as any)
             .qs(requiredQuery(spec, world.lead))
@@ -345,7 +353,7 @@ test.group('Authorisation matrix / every operation × every kind of caller', () 
             )
           }
           if (before) {
-            const changed = changedTables(before, await tableHashes())
+            const changed = Object.keys(snapshotDifference(before, await snapshotDatabase()))
             if (changed.length > 0) {
               failures.push(
                 `${method.toUpperCase()} ${path} as ${actor.name} (${status}) changed ${changed.join(', ')}`

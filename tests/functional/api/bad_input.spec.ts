@@ -124,6 +124,91 @@ const ROUTES: SweepRoute[] = [
     }),
   },
   {
+    route: 'POST /v1/publishers/{id}/quality-rules/preview',
+    required: ['lead'],
+    openObjects: ['lead.attributes'],
+    prepare: async () => {
+      const publisher = await createPublisher()
+      return {
+        path: `/v1/publishers/${publisher.id}/quality-rules/preview`,
+        key: await operatorKey(),
+        body: () => ({
+          rules: {
+            required_fields: ['contact.email'],
+            postal_code: { required: true, action: 'reject' },
+            phone: { action: 'flag' },
+            consent: { required: true, action: 'reject', max_age_days: 30 },
+            target_audience: [
+              { field: 'attributes.age', op: 'between', value: [18, 75], action: 'reject' },
+            ],
+            duplicates: { window_days: 30, keys: ['contact.email'], action: 'flag' },
+          },
+          lead: leadBody(publisher.slug, { attributes: { age: 40 } }),
+        }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/publishers/{id}/quality-rules/confirm',
+    required: [],
+    prepare: async () => ({
+      path: `/v1/publishers/${(await createPublisher()).id}/quality-rules/confirm`,
+      key: await operatorKey(),
+      body: () => ({ rules_version: 0 }),
+    }),
+  },
+  {
+    route: 'POST /v1/publishers/{id}/go-live-request',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const publisher = await createPublisher()
+      publisher.deliveryMethods = ['api']
+      await publisher.save()
+      const key = await operatorKey()
+      await client.post(`/v1/publishers/${publisher.id}/quality-rules/confirm`).bearerToken(key)
+      return { path: `/v1/publishers/${publisher.id}/go-live-request`, key, body: () => ({}) }
+    },
+  },
+  {
+    route: 'PATCH /v1/labels/{id}',
+    required: [],
+    prepare: async () => ({
+      path: `/v1/labels/${(await createLabel()).id}`,
+      key: await operatorKey(),
+      body: () => ({
+        name: 'Acme Leads',
+        branding: { logo_url: 'https://cdn.example/logo.svg', primary_color: '#112233' },
+        custom_host: `${unique('leads')}.acme.example`,
+      }),
+    }),
+  },
+  {
+    route: 'PATCH /v1/buyers/{id}',
+    required: [],
+    prepare: async () => ({
+      path: `/v1/buyers/${(await createBuyer()).id}`,
+      key: await operatorKey(),
+      body: () => ({ name: 'Solar Direct', contact_email: 'desk@solar.example', status: 'paused' }),
+    }),
+  },
+  {
+    route: 'POST /v1/leads/{id}/review',
+    required: ['decision'],
+    prepare: async (client) => {
+      const { publisher, key } = await livePublisher({ phone: { action: 'flag' } })
+      const flagged = await client
+        .post('/v1/leads')
+        .bearerToken(key)
+        .json(leadBody(publisher.slug, { contact: { phone: '12345' } }))
+      return {
+        path: `/v1/leads/${flagged.body().id}/review`,
+        key: await operatorKey(),
+        body: () => ({ decision: 'reject', reason: 'The number belongs to a business.' }),
+      }
+    },
+  },
+  {
     route: 'POST /v1/buyers',
     required: ['name', 'contact_email'],
     prepare: async () => ({
@@ -204,7 +289,7 @@ const ROUTES: SweepRoute[] = [
   },
   {
     route: 'POST /v1/users',
-    required: ['email', 'password', 'role'],
+    required: ['email', 'role'],
     prepare: async () => {
       const publisher = await createPublisher()
       return {
@@ -220,6 +305,29 @@ const ROUTES: SweepRoute[] = [
         }),
       }
     },
+  },
+  {
+    route: 'POST /v1/users/{id}/invitation',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const key = await operatorKey()
+      const invited = await client
+        .post('/v1/users')
+        .bearerToken(key)
+        .json({ email: `${unique('invited')}@acme.example`, role: 'compliance_officer' })
+      return { path: `/v1/users/${invited.body().id}/invitation`, key, body: () => ({}) }
+    },
+  },
+  {
+    route: 'POST /v1/publishers/{id}/invitation',
+    required: [],
+    bodyless: true,
+    prepare: async () => ({
+      path: `/v1/publishers/${(await createPublisher()).id}/invitation`,
+      key: await operatorKey(),
+      body: () => ({}),
+    }),
   },
   {
     route: 'PATCH /v1/users/{id}',
@@ -816,7 +924,14 @@ test.group('Bad input / hostile free text', () => {
 
     const after = await snapshotDatabase()
     assert.deepEqual(after.schemas, before.schemas)
-    const expected = ['public.labels', 'public.buyers', 'public.access_log']
+    // The label and buyer are new, the publisher renamed, the rule book one version on.
+    const expected = [
+      'public.labels',
+      'public.buyers',
+      'public.publishers',
+      'public.routing_book_version',
+      'public.access_log',
+    ]
     const difference = snapshotDifference(before, after)
     assert.deepEqual(
       Object.keys(difference).filter((table) => !expected.includes(table)),

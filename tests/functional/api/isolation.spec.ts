@@ -76,6 +76,21 @@ async function buildWorld(client: any) {
     permissions: ['read'],
   })
 
+  // Created without a password: invited by e-mail, so its invitation can be resent.
+  const invitedUserB: string = (
+    await fixture(
+      client
+        .post('/v1/users')
+        .bearerToken(keyB)
+        .json({
+          email: `${unique('invited')}@publisher.example`,
+          role: 'publisher_user',
+          publisher_id: publisherB.id,
+          permissions: ['read'],
+        })
+    )
+  ).id
+
   // B's endpoint is subscribed before B's lead arrives, so the lead leaves a delivery behind.
   const endpointB: string = (
     await fixture(
@@ -91,6 +106,17 @@ async function buildWorld(client: any) {
   const [deliveryB] = (
     await fixture(client.get(`/v1/webhook-endpoints/${endpointB}/deliveries`).bearerToken(keyB))
   ).data
+  // A lead held for review: under these rules an invalid phone flags it.
+  publisherB.qualityRules = { phone: { action: 'flag' } }
+  await publisherB.save()
+  const flaggedB: string = (
+    await fixture(
+      client
+        .post('/v1/leads')
+        .bearerToken(keyB)
+        .json(leadBody(publisherB.slug, { contact: { phone: '12345' } }))
+    )
+  ).id
   const since = new Date(Date.now() - 3_600_000).toISOString()
   const recoveryB: string = (
     await fixture(
@@ -112,7 +138,9 @@ async function buildWorld(client: any) {
     apiKeyB,
     clientB,
     userB,
+    invitedUserB,
     leadB,
+    flaggedB,
     endpointB,
     deliveryB: deliveryB.id as string,
     eventB: deliveryB.event_id as string,
@@ -139,6 +167,12 @@ const everyoneElse = (world: World): [string, string][] => [
 
 const CASES: Record<string, Case> = {
   'GET /v1/labels/{id}': { target: (w) => w.label.id, callers: everyoneElse },
+  'PATCH /v1/labels/{id}': {
+    target: (w) => w.label.id,
+    callers: everyoneElse,
+    row: 'labels',
+    body: { name: 'Taken over' },
+  },
   'GET /v1/publishers/{id}': { target: (w) => w.publisherB.id, callers: outsiders },
   'PATCH /v1/publishers/{id}': {
     target: (w) => w.publisherB.id,
@@ -147,13 +181,34 @@ const CASES: Record<string, Case> = {
     body: { delivery_methods: ['form'] },
   },
   'GET /v1/publishers/{id}/quality-rules': { target: (w) => w.publisherB.id, callers: outsiders },
+  'POST /v1/publishers/{id}/quality-rules/confirm': {
+    target: (w) => w.publisherB.id,
+    callers: outsiders,
+    row: 'publishers',
+  },
+  'POST /v1/publishers/{id}/go-live-request': {
+    target: (w) => w.publisherB.id,
+    callers: outsiders,
+    row: 'publishers',
+  },
   'PUT /v1/publishers/{id}/quality-rules': {
     target: (w) => w.publisherB.id,
     callers: outsiders,
     row: 'publishers',
     body: { phone: { action: 'flag' } },
   },
+  'POST /v1/publishers/{id}/quality-rules/preview': {
+    target: (w) => w.publisherB.id,
+    callers: outsiders,
+    body: { lead: { contact: { email: 'sample@example.nl' } } },
+  },
   'GET /v1/buyers/{id}': { target: (w) => w.buyerY.id, callers: everyoneElse },
+  'PATCH /v1/buyers/{id}': {
+    target: (w) => w.buyerY.id,
+    callers: everyoneElse,
+    row: 'buyers',
+    body: { status: 'paused' },
+  },
   'GET /v1/routing-rules/{id}': { target: (w) => w.rule.id, callers: everyoneElse },
   'PATCH /v1/routing-rules/{id}': {
     target: (w) => w.rule.id,
@@ -178,7 +233,22 @@ const CASES: Record<string, Case> = {
     row: 'users',
     body: { disabled: true },
   },
+  'POST /v1/users/{id}/invitation': {
+    target: (w) => w.invitedUserB,
+    callers: outsiders,
+    row: 'users',
+  },
+  'POST /v1/publishers/{id}/invitation': {
+    target: (w) => w.publisherB.id,
+    callers: outsiders,
+    row: 'publishers',
+  },
   'GET /v1/leads/{id}': { target: (w) => w.leadB, callers: outsiders },
+  'POST /v1/leads/{id}/review': {
+    target: (w) => w.flaggedB,
+    callers: outsiders,
+    body: { decision: 'reject', reason: 'Taken over.' },
+  },
   'GET /v1/requests/{id}': { target: (w) => w.leadB, callers: outsiders },
   'GET /v1/webhook-endpoints/{id}': { target: (w) => w.endpointB, callers: outsiders },
   'PATCH /v1/webhook-endpoints/{id}': {

@@ -140,6 +140,8 @@ test.group('OpenAPI / document', () => {
       'POST /v1/users',
       'GET /v1/users',
       'PATCH /v1/users/{id}',
+      'POST /v1/users/{id}/invitation',
+      'POST /v1/publishers/{id}/invitation',
       'POST /v1/leads',
       'GET /v1/leads/{id}',
       'GET /v1/leads',

@@ -229,7 +229,7 @@ test.group('Publishers / read', () => {
 })
 
 test.group('Publishers / update', () => {
-  test('the operator renames, sets delivery methods and goes live; onboarding follows', async ({
+  test('the operator renames, sets delivery methods and goes live once the rules are confirmed; onboarding follows', async ({
     client,
     assert,
   }) => {
@@ -242,7 +242,17 @@ test.group('Publishers / update', () => {
       .json({ delivery_methods: ['api', 'form'] })
     methods.assertStatus(200)
     assert.deepEqual(methods.body().delivery_methods, ['api', 'form'])
-    assert.equal(methods.body().onboarding.step, 'set_quality_rules')
+    assert.equal(methods.body().onboarding.step, 'confirm_quality_rules')
+
+    const unconfirmed = await client
+      .patch(`/v1/publishers/${publisher.id}`)
+      .bearerToken(key)
+      .json({ name: 'Renamed', status: 'live' })
+    unconfirmed.assertStatus(409)
+    assert.equal(unconfirmed.body().code, 'rules_not_confirmed')
+    ;(
+      await client.post(`/v1/publishers/${publisher.id}/quality-rules/confirm`).bearerToken(key)
+    ).assertStatus(200)
 
     const live = await client
       .patch(`/v1/publishers/${publisher.id}`)
@@ -259,7 +269,7 @@ test.group('Publishers / update', () => {
     assert.equal(publisher.name, 'Renamed')
     assert.equal(publisher.status, 'live')
     assert.deepEqual(publisher.deliveryMethods, ['api', 'form'])
-    assert.equal(publisher.onboardingStep, 'monitor')
+    assert.isNotNull(publisher.wentLiveAt)
     const logged = await AccessLogEntry.query()
       .where('subject_id', publisher.id)
       .where('action', 'publisher.updated')
@@ -331,9 +341,9 @@ test.group('Publishers / update', () => {
       .bearerToken(secret)
       .json({ delivery_methods: ['upload'] })
     choose.assertStatus(200)
+    assert.equal(choose.body().onboarding.step, 'confirm_quality_rules')
     await mine.refresh()
     assert.deepEqual(mine.deliveryMethods, ['upload'])
-    assert.equal(mine.onboardingStep, 'set_quality_rules')
   })
 
   test('a publisher cannot set itself live through the query string or an empty body', async ({

@@ -25,7 +25,6 @@ const FULL_DOCUMENT = {
 async function publisherWithMethods() {
   const publisher = await createPublisher()
   publisher.deliveryMethods = ['api']
-  publisher.onboardingStep = 'set_quality_rules'
   await publisher.save()
   return publisher
 }
@@ -40,7 +39,7 @@ test.group('Quality rules / read and replace', () => {
     assert.deepEqual(response.body(), {})
   })
 
-  test('the operator replaces the document: stored, answered, logged, onboarding advances', async ({
+  test('the operator replaces the document: stored, answered, logged, a new rules version', async ({
     client,
     assert,
   }) => {
@@ -56,7 +55,7 @@ test.group('Quality rules / read and replace', () => {
 
     await publisher.refresh()
     assert.deepEqual(publisher.qualityRules as unknown, FULL_DOCUMENT)
-    assert.equal(publisher.onboardingStep, 'go_live')
+    assert.equal(publisher.qualityRulesVersion, 1)
 
     const logged = await AccessLogEntry.query()
       .where('subject_id', publisher.id)
@@ -65,6 +64,7 @@ test.group('Quality rules / read and replace', () => {
     assert.match(logged.actor, /^api_key:/)
     assert.equal(logged.publisherId, publisher.id)
     assert.deepEqual(logged.details.rules, FULL_DOCUMENT)
+    assert.equal(logged.details.rules_version, 1)
 
     const read = await client.get(`/v1/publishers/${publisher.id}/quality-rules`).bearerToken(key)
     assert.deepEqual(read.body(), FULL_DOCUMENT)
@@ -77,25 +77,42 @@ test.group('Quality rules / read and replace', () => {
     smaller.assertStatus(200)
     await publisher.refresh()
     assert.deepEqual(publisher.qualityRules as unknown, { email: { action: 'flag' } })
+    assert.equal(publisher.qualityRulesVersion, 2)
   })
 
-  test('saving the defaults ({}) also completes the quality-rules step', async ({
+  test('saving the same rules again keeps the version and the confirmation; a change voids it', async ({
     client,
     assert,
   }) => {
     const publisher = await publisherWithMethods()
-    const response = await client
+    const key = await operatorKey()
+    ;(
+      await client.post(`/v1/publishers/${publisher.id}/quality-rules/confirm`).bearerToken(key)
+    ).assertStatus(200)
+
+    const same = await client
       .put(`/v1/publishers/${publisher.id}/quality-rules`)
-      .bearerToken(await operatorKey())
+      .bearerToken(key)
       .json({})
-    response.assertStatus(200)
+    same.assertStatus(200)
     await publisher.refresh()
     assert.deepEqual(publisher.qualityRules, {})
-    assert.equal(publisher.onboardingStep, 'go_live')
-    const shown = await client
-      .get(`/v1/publishers/${publisher.id}`)
-      .bearerToken(await operatorKey())
-    assert.equal(shown.body().onboarding.step, 'go_live')
+    assert.equal(publisher.qualityRulesVersion, 0)
+    const kept = await client.get(`/v1/publishers/${publisher.id}`).bearerToken(key)
+    assert.equal(kept.body().onboarding.step, 'test_in_sandbox')
+    assert.isString(kept.body().onboarding.rules_confirmed_at)
+
+    const changed = await client
+      .put(`/v1/publishers/${publisher.id}/quality-rules`)
+      .bearerToken(key)
+      .json({ phone: { action: 'flag' } })
+    changed.assertStatus(200)
+    const voided = await client.get(`/v1/publishers/${publisher.id}`).bearerToken(key)
+    assert.containSubset(voided.body().onboarding, {
+      step: 'confirm_quality_rules',
+      rules_version: 1,
+      rules_confirmed_at: null,
+    })
   })
 })
 

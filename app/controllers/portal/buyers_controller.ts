@@ -1,0 +1,73 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import BuyerService from '#services/catalogue/buyer_service'
+import RoutingRuleService from '#services/routing/routing_rule_service'
+import { buyerFigures } from '#services/catalogue/buyer_figures'
+import { createBuyerValidator, listBuyersValidator, updateBuyerValidator } from '#validators/buyer'
+import { buyerToJson } from '#transformers/buyer_transformer'
+import { routingRuleRows } from '#controllers/concerns/routing_rule_rows'
+
+/** The operator's buyers: the same validators, service and JSON as /v1/buyers. */
+@inject()
+export default class BuyersController {
+  constructor(
+    protected buyers: BuyerService,
+    protected rules: RoutingRuleService
+  ) {}
+
+  async index({ request, inertia, principal, bouncer }: HttpContext) {
+    await bouncer.with('BuyerPolicy').authorize('viewList')
+    const { limit, cursor } = await request.validateUsing(listBuyersValidator)
+    const page = await this.buyers.list(principal, { limit, cursor })
+    const figures = await buyerFigures(page.data.map((buyer) => buyer.id))
+    return inertia.render('operator/buyers/index', {
+      buyers: page.data.map((buyer) => ({
+        ...buyerToJson(buyer),
+        ...(figures.get(buyer.id) ?? { leads_today: 0, routing_rules: 0 }),
+      })),
+      next_cursor: page.nextCursor,
+    })
+  }
+
+  async create({ inertia, bouncer }: HttpContext) {
+    await bouncer.with('BuyerPolicy').authorize('create')
+    return inertia.render('operator/buyers/create', {})
+  }
+
+  async store({ request, response, session, principal, bouncer }: HttpContext) {
+    await bouncer.with('BuyerPolicy').authorize('create')
+    const input = await request.validateUsing(createBuyerValidator)
+    const buyer = await this.buyers.create(principal, input)
+    session.flash('notice', { severity: 'success', summary: `Buyer ${buyer.name} added` })
+    return response.redirect().toRoute('operator.catalogue.buyers.show', { id: buyer.id })
+  }
+
+  /** A buyer's details, its figures and its routing rules (the first page of them). */
+  async show({ params, inertia, principal, bouncer }: HttpContext) {
+    const buyer = await this.buyers.findVisible(principal, params.id)
+    await bouncer.with('BuyerPolicy').authorize('view')
+    const [figures, page] = await Promise.all([
+      buyerFigures([buyer.id]),
+      this.rules.list(principal, { buyer_id: buyer.id }),
+    ])
+    return inertia.render('operator/buyers/show', {
+      buyer: { ...buyerToJson(buyer), ...figures.get(buyer.id)! },
+      ...(await routingRuleRows(this.rules, page)),
+    })
+  }
+
+  /** Edits and pause/resume alike: PATCH /v1/buyers/{id}'s validator and service method. */
+  async update({ params, request, response, session, principal, bouncer }: HttpContext) {
+    const buyer = await this.buyers.findVisible(principal, params.id)
+    await bouncer.with('BuyerPolicy').authorize('update')
+    const input = await request.validateUsing(updateBuyerValidator)
+    const before = buyer.status
+    await this.buyers.update(principal, buyer, input)
+    const summary =
+      buyer.status !== before
+        ? `${buyer.name} ${buyer.status === 'paused' ? 'paused: it gets no new leads' : 'resumed'}`
+        : `${buyer.name} saved`
+    session.flash('notice', { severity: 'success', summary })
+    return response.redirect().toRoute('operator.catalogue.buyers.show', { id: buyer.id })
+  }
+}

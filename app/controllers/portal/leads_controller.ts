@@ -1,0 +1,93 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import ApiProblem from '#exceptions/api_problem'
+import AuditChainService from '#services/audit/audit_chain_service'
+import AuditProofService from '#services/audit/audit_proof_service'
+import LeadService, { audienceOf } from '#services/leads/lead_service'
+import LeadExplorerService from '#services/leads/lead_explorer_service'
+import { listLeadsValidator } from '#validators/lead'
+import { consentEvidenceToJson, trailEventToJson } from '#transformers/audit_transformer'
+import { deliveryToJson } from '#transformers/webhook_transformer'
+
+/** Each portal's own pages; the audience (the principal's kind) decides which. */
+const PAGES = {
+  operator: { index: 'operator/leads/index', show: 'operator/leads/show' },
+  publisher: { index: 'publisher/leads/index', show: 'publisher/leads/show' },
+  buyer: { index: 'buyer/leads/index', show: 'buyer/leads/show' },
+} as const
+
+/**
+ * Leads in every portal: the operator's explorer, a publisher's own leads, a
+ * buyer's purchases. The same validator, service and JSON as GET /v1/leads,
+ * so each role sees exactly what its API key would.
+ */
+@inject()
+export default class LeadsController {
+  constructor(
+    protected leads: LeadService,
+    protected explorer: LeadExplorerService,
+    protected audit: AuditChainService,
+    protected proofs: AuditProofService
+  ) {}
+
+  async index({ request, inertia, principal, bouncer }: HttpContext) {
+    await bouncer.with('LeadPolicy').authorize('view')
+    const filters = await request.validateUsing(listLeadsValidator)
+    const [page, choices] = await Promise.all([
+      this.leads.list(principal, filters),
+      this.explorer.filterChoices(principal),
+    ])
+    return inertia.render(PAGES[audienceOf(principal)].index, {
+      leads: page.data,
+      next_cursor: page.next_cursor,
+      choices,
+    })
+  }
+
+  /** A lead's whole story; its trail's verification is asked for separately (the "Verify" button). */
+  async show({ params, inertia, principal, bouncer }: HttpContext) {
+    await bouncer.with('LeadPolicy').authorize('view')
+    const story = await this.explorer.story(principal, params.id)
+    return inertia.render(PAGES[audienceOf(principal)].show, {
+      lead: story.lead,
+      buyer: story.buyer ? { id: story.buyer.id, name: story.buyer.name } : null,
+      evidence: story.evidence && consentEvidenceToJson(story.evidence),
+      trail: story.trail.map((entry) => ({
+        ...trailEventToJson(entry),
+        actor_name: story.actorNames[entry.actor] ?? null,
+      })),
+      deliveries: story.deliveries.map((delivery) => ({
+        ...deliveryToJson(delivery),
+        endpoint_url: story.endpointUrls.get(delivery.endpointId) ?? null,
+      })),
+      may_review: await bouncer.with('LeadPolicy').allows('review'),
+      // The same check as GET /v1/audit-logs/verify?lead_id=, run only when asked for.
+      verification: inertia.optional(async () => {
+        await this.leads.visiblePublisherId(principal, params.id)
+        return this.audit.verify(params.id)
+      }),
+    })
+  }
+
+  /**
+   * The proof bundle GET /v1/audit-logs/proof?lead_id= gives, as a file. Until
+   * the sealer has signed the lead's newest entries there is none yet: the
+   * page says when to try again instead.
+   */
+  async proof({ params, response, session, principal, bouncer }: HttpContext) {
+    await bouncer.with('AuditLogPolicy').authorize('view')
+    await this.leads.visiblePublisherId(principal, params.id)
+    let bundle
+    try {
+      bundle = await this.proofs.bundle(params.id)
+    } catch (error) {
+      if (!(error instanceof ApiProblem) || error.code !== 'not_sealed') throw error
+      session.flash('notice', { severity: 'warn', summary: error.message })
+      return response.redirect().toPath(`/${audienceOf(principal)}/leads/${params.id}`)
+    }
+    response.header('Cache-Control', 'no-store')
+    response.header('Content-Type', 'application/json; charset=utf-8')
+    response.header('Content-Disposition', `attachment; filename="lead-${params.id}-proof.json"`)
+    return response.send(JSON.stringify(bundle, null, 2))
+  }
+}

@@ -1,0 +1,137 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import { appUrl } from '#config/app'
+import intakeConfig from '#config/intake'
+import Principal from '#auth/principal'
+import PublisherService from '#services/catalogue/publisher_service'
+import OnboardingService from '#services/catalogue/onboarding_service'
+import ApiKeyService from '#services/access/api_key_service'
+import IntakeService from '#services/intake/intake_service'
+import { sampleLead } from '#services/intake/sample_lead'
+import { leadCounts } from '#services/leads/lead_counts'
+import { rulesInWords } from '#services/quality/rules_in_words'
+import { publisherToJson } from '#transformers/publisher_transformer'
+import { confirmRulesValidator, updatePublisherValidator } from '#validators/publisher'
+import { createApiKeyValidator } from '#validators/api_key'
+import { createLeadValidator } from '#validators/lead'
+
+// A user without a publisher finds nothing (404) rather than a malformed uuid (500).
+const NO_ID = '00000000-0000-0000-0000-000000000000'
+
+/**
+ * The publisher's home: its onboarding wizard (delivery method, quality
+ * rules, sandbox test, go-live request) until the operator sets it live,
+ * then its monitor. Every step calls the service the API calls.
+ */
+@inject()
+export default class PublisherHomeController {
+  constructor(
+    protected publishers: PublisherService,
+    protected onboarding: OnboardingService,
+    protected apiKeys: ApiKeyService,
+    protected intake: IntakeService
+  ) {}
+
+  async show({ inertia, principal, bouncer, session }: HttpContext) {
+    const publisher = await this.own(principal)
+    await bouncer.with('PublisherPolicy').authorize('view', publisher)
+    const json = publisherToJson(publisher)
+    const monitor = json.onboarding.step === 'monitor'
+    const [sandboxKeys] = await this.apiKeys
+      .visibleTo(principal)
+      .where('environment', 'sandbox')
+      .whereNull('revoked_at')
+      .count('* as total')
+    return inertia.render('publisher/home', {
+      publisher: { ...json, label_name: publisher.label?.name ?? null },
+      rules: rulesInWords(publisher.qualityRules ?? {}, intakeConfig),
+      sample: sampleLead(publisher),
+      api_url: `${appUrl}/v1/leads`,
+      sandbox_keys: Number(sandboxKeys.$extras.total),
+      test_lead: session.flashMessages.get('test_lead') ?? null,
+      // Live figures: sandbox tests are no deliveries.
+      counts: monitor ? await leadCounts({ publisherId: publisher.id, environment: 'live' }) : null,
+    })
+  }
+
+  /** Step 1: how it delivers. The API is open now; forms and uploads come with their own issue. */
+  async chooseDeliveryMethod({ request, response, principal, bouncer, session }: HttpContext) {
+    const publisher = await this.own(principal)
+    const input = await request.validateUsing(updatePublisherValidator)
+    await bouncer
+      .with('PublisherPolicy')
+      .authorize('update', publisher, input.delivery_methods ? ['delivery_methods'] : [])
+    await this.publishers.update(principal, publisher, {
+      delivery_methods: input.delivery_methods,
+    })
+    session.flash('notice', { severity: 'success', summary: 'Delivery method saved' })
+    return response.redirect().toRoute('publisher.home')
+  }
+
+  /** Step 2: the rules the publisher read (their version) are the rules it accepts. */
+  async confirmRules({ request, response, principal, bouncer, session }: HttpContext) {
+    const publisher = await this.own(principal)
+    await bouncer.with('PublisherPolicy').authorize('confirmRules', publisher)
+    const { rules_version: version } = await request.validateUsing(confirmRulesValidator)
+    await this.onboarding.confirmRules(principal, publisher, version)
+    session.flash('notice', { severity: 'success', summary: 'Quality rules confirmed' })
+    return response.redirect().toRoute('publisher.home')
+  }
+
+  /** Step 3: a sandbox key of its own, with what the user holds of read and submit; shown once. */
+  async createSandboxKey({ response, principal, bouncer, session }: HttpContext) {
+    await bouncer.with('CredentialPolicy').authorize('create')
+    const input = await createApiKeyValidator.validate({
+      name: `Sandbox key ${new Date().toISOString().slice(0, 10)}`,
+      permissions: (['read', 'submit'] as const).filter((permission) => principal.can(permission)),
+      environment: 'sandbox',
+    })
+    const { secret } = await this.apiKeys.create(principal, input)
+    session.flash('secret', { label: 'Sandbox API key', value: secret })
+    session.flash('notice', { severity: 'success', summary: 'Sandbox key created' })
+    return response.redirect().toRoute('publisher.home')
+  }
+
+  /**
+   * Step 3: the sample lead, sent in the sandbox through the intake every
+   * lead takes, as the user acting in the sandbox (what a sandbox key of its
+   * own would be); the answer is shown as the API would give it.
+   */
+  async sendTestLead({ response, principal, bouncer, session }: HttpContext) {
+    await bouncer.with('LeadPolicy').authorize('create')
+    const publisher = await this.own(principal)
+    const input = await createLeadValidator.validate(sampleLead(publisher))
+    const answer = await this.intake.submit(inSandbox(principal), input, {
+      channel: 'api',
+      consentMethod: 'api',
+    })
+    session.flash('test_lead', answer.body)
+    return response.redirect().toRoute('publisher.home')
+  }
+
+  /** Step 4: the operator is asked to set the publisher live. */
+  async requestGoLive({ response, principal, bouncer, session }: HttpContext) {
+    const publisher = await this.own(principal)
+    await bouncer.with('PublisherPolicy').authorize('requestGoLive', publisher)
+    await this.onboarding.requestGoLive(principal, publisher)
+    session.flash('notice', { severity: 'success', summary: 'Go-live requested' })
+    return response.redirect().toRoute('publisher.home')
+  }
+
+  protected own(principal: Principal) {
+    return this.publishers.findVisible(principal, principal.publisherId ?? NO_ID)
+  }
+}
+
+/** The same user, same rights, in the sandbox: its leads stay out of live figures and routing. */
+function inSandbox(principal: Principal) {
+  return new Principal(
+    principal.kind,
+    principal.permissions,
+    'sandbox',
+    principal.actor,
+    principal.publisherId,
+    principal.buyerId,
+    principal.credentialId
+  )
+}

@@ -1,0 +1,28 @@
+import db from '@adonisjs/lucid/services/db'
+import { DateTime } from 'luxon'
+
+export type BuyerFigures = { leads_today: number; routing_rules: number }
+
+/**
+ * What the operator's buyer list shows beside each buyer: the leads it bought
+ * today (matched since midnight UTC, as the overview counts its day) and how
+ * many routing rules it has. One query for a whole page of buyers.
+ */
+export async function buyerFigures(buyerIds: string[]): Promise<Map<string, BuyerFigures>> {
+  if (buyerIds.length === 0) return new Map()
+  const since = DateTime.utc().startOf('day').toJSDate()
+  const result = await db.rawQuery(
+    `SELECT b.id,
+       (SELECT count(*) FROM public.lead_facts f
+        WHERE f.buyer_id = b.id AND f.matched_at >= ?)::int AS leads_today,
+       (SELECT count(*) FROM public.routing_rules r WHERE r.buyer_id = b.id)::int AS routing_rules
+     FROM unnest(?::uuid[]) AS b(id)`,
+    [since, buyerIds]
+  )
+  return new Map(
+    result.rows.map((row: { id: string } & BuyerFigures) => [
+      row.id,
+      { leads_today: row.leads_today, routing_rules: row.routing_rules },
+    ])
+  )
+}
