@@ -31,6 +31,23 @@ export default class Principal {
     return this.permissions.has(permission)
   }
 
+  /**
+   * The same caller in another environment. Only for a person in a portal, who sees both its
+   * live and its sandbox world; a credential is bound to the environment it was made for.
+   */
+  in(environment: Environment) {
+    return new Principal(
+      this.kind,
+      this.permissions,
+      environment,
+      this.actor,
+      this.publisherId,
+      this.buyerId,
+      this.credentialId,
+      this.scope
+    )
+  }
+
   /** True when this principal may act on resources owned by the given publisher. */
   ownsPublisher(publisherId: string | null | undefined) {
     return this.isOperator || (this.kind === 'publisher' && this.publisherId === publisherId)

@@ -1,7 +1,14 @@
 import { SMTPServer } from 'smtp-server'
+import { simpleParser } from 'mailparser'
 import env from '#start/env'
 
-export type ReceivedMail = { from: string; to: string[]; raw: string }
+/** A mail as the server received it, and what a reader sees: its headers, text and HTML parts. */
+export type ReceivedMail = {
+  from: string
+  to: string[]
+  raw: string
+  parts: { headers: string; text: string; html: string }
+}
 
 /** A real SMTP server on the port the test environment sends to. */
 export const mailbox: ReceivedMail[] = []
@@ -15,11 +22,18 @@ export async function startMailbox() {
     onData(stream, session, callback) {
       let raw = ''
       stream.on('data', (chunk) => (raw += chunk.toString()))
-      stream.on('end', () => {
+      stream.on('end', async () => {
+        // Parsed before the sender hears "250": a test that saw the mail arrive can read it.
+        const parsed = await simpleParser(raw)
         mailbox.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           raw,
+          parts: {
+            headers: raw.split(/\r?\n\r?\n/)[0],
+            text: parsed.text ?? '',
+            html: typeof parsed.html === 'string' ? parsed.html : '',
+          },
         })
         callback()
       })

@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import ApiProblem from '#exceptions/api_problem'
+import type Principal from '#auth/principal'
 import AuditChainService from '#services/audit/audit_chain_service'
 import AuditProofService from '#services/audit/audit_proof_service'
 import LeadService, { audienceOf } from '#services/leads/lead_service'
@@ -34,7 +35,7 @@ export default class LeadsController {
     await bouncer.with('LeadPolicy').authorize('view')
     const filters = await request.validateUsing(listLeadsValidator)
     const [page, choices] = await Promise.all([
-      this.leads.list(principal, filters),
+      this.leads.list(inChosenEnvironment(principal, filters.environment), filters),
       this.explorer.filterChoices(principal),
     ])
     return inertia.render(PAGES[audienceOf(principal)].index, {
@@ -45,8 +46,9 @@ export default class LeadsController {
   }
 
   /** A lead's whole story; its trail's verification is asked for separately (the "Verify" button). */
-  async show({ params, inertia, principal, bouncer }: HttpContext) {
+  async show({ params, request, inertia, principal: person, bouncer }: HttpContext) {
     await bouncer.with('LeadPolicy').authorize('view')
+    const principal = inChosenEnvironment(person, request.qs().environment)
     const story = await this.explorer.story(principal, params.id)
     return inertia.render(PAGES[audienceOf(principal)].show, {
       lead: story.lead,
@@ -74,8 +76,9 @@ export default class LeadsController {
    * the sealer has signed the lead's newest entries there is none yet: the
    * page says when to try again instead.
    */
-  async proof({ params, response, session, principal, bouncer }: HttpContext) {
+  async proof({ params, request, response, session, principal: person, bouncer }: HttpContext) {
     await bouncer.with('AuditLogPolicy').authorize('view')
+    const principal = inChosenEnvironment(person, request.qs().environment)
     await this.leads.visiblePublisherId(principal, params.id)
     let bundle
     try {
@@ -83,11 +86,20 @@ export default class LeadsController {
     } catch (error) {
       if (!(error instanceof ApiProblem) || error.code !== 'not_sealed') throw error
       session.flash('notice', { severity: 'warn', summary: error.message })
-      return response.redirect().toPath(`/${audienceOf(principal)}/leads/${params.id}`)
+      return response
+        .redirect()
+        .toPath(
+          `/${audienceOf(principal)}/leads/${params.id}${principal.environment === 'sandbox' ? '?environment=sandbox' : ''}`
+        )
     }
     response.header('Cache-Control', 'no-store')
     response.header('Content-Type', 'application/json; charset=utf-8')
     response.header('Content-Disposition', `attachment; filename="lead-${params.id}-proof.json"`)
     return response.send(JSON.stringify(bundle, null, 2))
   }
+}
+
+/** A person in a portal sees its sandbox too, when it asks for it (a sandbox test lead, say). */
+function inChosenEnvironment(principal: Principal, environment: unknown) {
+  return environment === 'sandbox' ? principal.in('sandbox') : principal
 }

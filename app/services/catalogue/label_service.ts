@@ -154,9 +154,13 @@ function mergedBranding(stored: Branding | null, patch: NonNullable<UpdateLabelI
 }
 
 function hostTaken(host: string) {
-  return ApiProblem.conflict('host_taken', `Another label already uses the host "${host}".`)
+  return ApiProblem.conflict('host_taken', `Another label already uses the host "${host}".`, {
+    field: 'custom_host',
+  })
 }
 
 function slugTaken(slug: string) {
-  return ApiProblem.conflict('slug_taken', `A label with slug "${slug}" already exists.`)
+  return ApiProblem.conflict('slug_taken', `A label with slug "${slug}" already exists.`, {
+    field: 'slug',
+  })
 }
