@@ -1,11 +1,10 @@
 import { BaseMail } from '@adonisjs/mail'
 import mail from '@adonisjs/mail/services/main'
 import logger from '@adonisjs/core/services/logger'
-import { colord } from 'colord'
+import { readableBrandColor } from '#services/catalogue/brand_color'
 import { PLATFORM_BRAND, type Brand } from '#services/catalogue/branding_service'
 
 /** The operator's colour, for mail that carries no label. */
-const PLATFORM_COLOR = '#0f766e'
 const SAFE_COLOR = /^#[0-9a-f]{6}$/i
 const SAFE_URL = /^https?:\/\//i
 
@@ -35,10 +34,12 @@ export default class BrandedMail extends BaseMail {
   }
 
   prepare() {
-    const color =
+    // The same readable colour the portal wears; white text on it reaches AA.
+    const color = readableBrandColor(
       this.brand.primary_color && SAFE_COLOR.test(this.brand.primary_color)
         ? this.brand.primary_color
-        : PLATFORM_COLOR
+        : null
+    )
     const logoUrl =
       this.brand.logo_url && SAFE_URL.test(this.brand.logo_url) ? this.brand.logo_url : null
     this.message
@@ -49,8 +50,7 @@ export default class BrandedMail extends BaseMail {
         footer: this.content.footer ?? [],
         brandName: this.brand.name,
         color,
-        // White on the colour, unless the label picked one too pale for it.
-        textColor: colord(color).isLight() ? '#18181b' : '#ffffff',
+        textColor: '#ffffff',
         logoUrl,
       })
       .text(plainText(this.brand, this.content))

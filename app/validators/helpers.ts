@@ -37,6 +37,19 @@ export const slug = () =>
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
 export const name = () => vine.string().trim().minLength(1).maxLength(200)
 export const email = () => vine.string().trim().maxLength(254).email()
+/** A password a person chooses: long enough to resist guessing, short enough to hash cheaply. */
+export const password = () => vine.string().minLength(12).maxLength(128)
+/** A new password typed twice: `password` must match `password_confirmation`. */
+export const newPassword = () => ({
+  password: password().confirmed(),
+  password_confirmation: vine.string().maxLength(128),
+})
+/** What a person reads when its new password is refused. */
+export const PASSWORD_MESSAGES = {
+  'password.minLength': 'Choose a password of at least {{ min }} characters.',
+  'password.maxLength': 'Choose a password of at most {{ max }} characters.',
+  'confirmed': 'The two passwords do not match.',
+}
 export const uuid = () => vine.string().uuid()
 export const countryCode = () =>
   vine

@@ -1,5 +1,13 @@
 import vine from '@vinejs/vine'
-import { complianceScope, email, name, permissions, strictObject, uuid } from '#validators/helpers'
+import {
+  complianceScope,
+  email,
+  name,
+  password,
+  permissions,
+  strictObject,
+  uuid,
+} from '#validators/helpers'
 
 const role = () =>
   vine.enum(['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user'] as const)
@@ -8,7 +16,7 @@ export const createUserValidator = vine.create(
   strictObject({
     email: email(),
     // Left out, the user is invited by e-mail to choose its own.
-    password: vine.string().minLength(12).maxLength(128).optional(),
+    password: password().optional(),
     full_name: name().optional(),
     role: role(),
     publisher_id: uuid().optional().requiredWhen('role', '=', 'publisher_user'),
