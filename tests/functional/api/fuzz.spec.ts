@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import fc from 'fast-check'
 import { createBuyer, createKey, createPublisher, operatorKey } from '#tests/support/fixtures'
+import { snapshotDatabase, snapshotDifference } from '#tests/support/db_snapshot'
 
 /**
  * Property-based fuzzing of every served operation of the OpenAPI document,
@@ -9,11 +10,13 @@ import { createBuyer, createKey, createPublisher, operatorKey } from '#tests/sup
  * ids (real, unknown, junk), random values for the declared query parameters
  * plus unknown ones, and bodies that are the documented example with one
  * part replaced by arbitrary JSON, or arbitrary JSON outright. Whoever asks
- * (operator, publisher, buyer, nobody), the answer is never a 5xx, and every
- * 4xx is a problem document.
+ * (operator, publisher, buyer, nobody), the answer is never a 5xx, every
+ * 4xx is a problem document, and a refused write stores nothing.
  */
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 25)
+/** Refused writes per operation checked for "nothing stored" (a snapshot costs a scan of every table). */
+const CHECKED_REFUSALS = Number(process.env.FUZZ_CHECKED_REFUSALS ?? 3)
 const PROBLEM = /^application\/problem\+json/
 
 type Operation = { method: string; path: string; spec: Record<string, any> }
@@ -130,7 +133,7 @@ function queryFor(document: any, parameters: any[] = [], ids: fc.Arbitrary<strin
 }
 
 test.group('Fuzz / every operation of the OpenAPI document', () => {
-  test('no input produces a 5xx, and every refusal is a problem document', async ({
+  test('no input produces a 5xx, every refusal is a problem document and stores nothing', async ({
     client,
     assert,
   }) => {
@@ -157,6 +160,7 @@ test.group('Fuzz / every operation of the OpenAPI document', () => {
       const example = operation.spec.requestBody?.content?.['application/json']?.example
       const takesBody = Boolean(operation.spec.requestBody)
       const seen = failures.length
+      let checked = 0
       await fc
         .assert(
           fc.asyncProperty(
@@ -178,8 +182,20 @@ test.group('Fuzz / every operation of the OpenAPI document', () => {
               )
               if (Object.keys(cleanQuery).length > 0) request = request.qs(cleanQuery)
               if (body !== undefined) request = request.unsafeJson(JSON.stringify(body))
+              const writes = operation.method !== 'GET' && checked < CHECKED_REFUSALS
+              const before = writes ? await snapshotDatabase() : null
               const response = await request
               const status = response.status()
+              if (before && status >= 400) {
+                checked++
+                const changed = snapshotDifference(before, await snapshotDatabase())
+                if (Object.keys(changed).length > 0) {
+                  failures.push(
+                    `${operation.method} ${url} ${JSON.stringify(body)?.slice(0, 200)} → ${status} but changed ${JSON.stringify(changed)}`
+                  )
+                  return false
+                }
+              }
               const type = String(response.header('content-type') ?? '')
               if (status >= 500 || (status >= 400 && !PROBLEM.test(type))) {
                 failures.push(
