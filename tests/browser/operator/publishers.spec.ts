@@ -20,6 +20,8 @@ const ORIGIN = `http://${process.env.HOST ?? 'localhost'}:${process.env.PORT ?? 
 
 /** No serious axe-core violation at the desktop width, nor at a phone's, where nothing may overflow. */
 async function assertUsable(page: Page, assert: { deepEqual: Function; isAtMost: Function }) {
+  // A message still fading in has no contrast to measure yet.
+  await page.waitForFunction(() => document.getAnimations().length === 0)
   await page.setViewportSize({ width: 1280, height: 900 })
   assert.deepEqual(await seriousAxeViolations(page), [])
   await page.setViewportSize({ width: 390, height: 844 })
@@ -44,8 +46,9 @@ async function confirmDialog(page: Page, button: string) {
 
 async function toast(page: Page, text: string) {
   await expectText(page, '.p-toast-message', text, { contains: true })
-  // Close it, so the next one is the one a later check reads.
+  // Close it and wait until it has gone, so the next one is the one a later check reads.
   await page.locator('.p-toast-message').first().getByRole('button').click()
+  await page.waitForFunction(() => !document.querySelector('.p-toast-message'))
 }
 
 /** A lead of a 17-year-old, written as the sample panel takes it. */
