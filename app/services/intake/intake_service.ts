@@ -10,7 +10,7 @@ import OutboxService from '#services/webhooks/outbox_service'
 import AuditChainService from '#services/audit/audit_chain_service'
 import ConsentEvidenceService from '#services/audit/consent_evidence_service'
 import IdempotencyService, { type StoredAnswer } from '#services/intake/idempotency_service'
-import { evaluateLead } from '#services/quality/evaluate_lead'
+import { evaluateLead, publisherContext } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput, Normalised } from '#services/quality/types'
 import { type DuplicateScreen, enterAndScreen } from '#services/quality/duplicate_finder'
@@ -131,13 +131,7 @@ export default class IntakeService {
     const fresh = items.filter((item) => !answers.has(item))
     const normalised = screened.normalised.filter((_, index) => !answers.has(items[index]))
 
-    const context = {
-      rules: publisher.qualityRules ?? {},
-      defaultCountry: publisher.country,
-      now,
-      consentMaxAgeDays: intakeConfig.consentMaxAgeDays,
-      clockSkewSeconds: intakeConfig.clockSkewSeconds,
-    }
+    const context = publisherContext(publisher, publisher.qualityRules ?? {}, now)
     const leads = fresh.map((item, index) => {
       const duplicate = screen.isDuplicate(normalised[index])
       const evaluation = evaluateLead(item.input, {

@@ -5,6 +5,7 @@ import type {
   Reason,
   RuleInput,
 } from '#services/quality/types'
+import intakeConfig from '#config/intake'
 import { effectiveRules } from '#services/quality/effective_rules'
 import { normaliseLead } from '#services/quality/normalise'
 import { consentRule } from '#services/quality/rules/consent_rule'
@@ -16,6 +17,24 @@ import { audienceRule } from '#services/quality/rules/audience_rule'
 import { duplicateRule } from '#services/quality/rules/duplicate_rule'
 
 export const DEFAULT_CLOCK_SKEW_SECONDS = 300
+
+/**
+ * What a publisher's lead is judged against, wherever it is judged (intake, the rules
+ * preview): its rules and country, and the configured consent age and clock skew.
+ */
+export function publisherContext(
+  publisher: { country: EvaluationContext['defaultCountry'] },
+  rules: EvaluationContext['rules'],
+  now: Date
+) {
+  return {
+    rules,
+    defaultCountry: publisher.country,
+    now,
+    consentMaxAgeDays: intakeConfig.consentMaxAgeDays,
+    clockSkewSeconds: intakeConfig.clockSkewSeconds,
+  }
+}
 
 /**
  * Judges one shape-validated lead against its publisher's quality rules.

@@ -1,11 +1,10 @@
 import { inject } from '@adonisjs/core'
-import intakeConfig from '#config/intake'
 import type Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import TenancyService from '#services/platform/tenancy_service'
 import { enterAndScreen } from '#services/quality/duplicate_finder'
-import { evaluateLead } from '#services/quality/evaluate_lead'
+import { evaluateLead, publisherContext } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { QualityRules } from '#services/quality/quality_rules'
 import type { LeadInput } from '#services/quality/types'
@@ -60,11 +59,7 @@ export default class QualityPreviewService {
       async (_trx, found) => found
     )
     const evaluation = evaluateLead(lead, {
-      rules,
-      defaultCountry: publisher.country,
-      now,
-      consentMaxAgeDays: intakeConfig.consentMaxAgeDays,
-      clockSkewSeconds: intakeConfig.clockSkewSeconds,
+      ...publisherContext(publisher, rules, now),
       duplicate: screen.isDuplicate(normalised),
       normalised,
     })
