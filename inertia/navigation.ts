@@ -21,7 +21,7 @@ export const NAVIGATION: Record<PortalKind, NavItem[]> = {
     { label: 'Leads', href: '/publisher/leads', permission: 'read' },
     { label: 'Keys', href: '/publisher/keys', permission: 'submit' },
     { label: 'Webhooks', href: '/publisher/webhooks', permission: 'read' },
-    { label: 'Users', href: '/publisher/users' },
+    { label: 'Users', href: '/publisher/users', permission: 'read' },
     { label: 'Access log', href: '/publisher/access-log', permission: 'read' },
   ],
   buyer: [

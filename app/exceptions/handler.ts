@@ -31,12 +31,13 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   async handle(error: unknown, ctx: HttpContext) {
     if (!isApiRequest(ctx)) {
-      if (error instanceof ApiProblem && ctx.session && ctx.request.method() !== 'GET') {
-        return backWithProblem(error, ctx)
-      }
+      // Another owner's resource is not there, whatever the method: the 404 page, as for a GET.
       if (error instanceof ApiProblem && error.status === 404) {
         // An error handler's return value is not sent (unlike a controller's): send the page.
         return ctx.response.status(404).send(await ctx.inertia.render('errors/not_found', {}))
+      }
+      if (error instanceof ApiProblem && ctx.session && ctx.request.method() !== 'GET') {
+        return backWithProblem(error, ctx)
       }
       return super.handle(error, ctx)
     }

@@ -90,7 +90,7 @@ const schemas = {
         complete: {
           type: 'boolean',
           description:
-            'True for an unfiltered operator export: a verifier can rebuild the signed root from it.',
+            'True for an unfiltered export by the operator or an unscoped compliance principal: a verifier can rebuild the signed root from it.',
         },
         checkpoint: nullable(ref('Checkpoint')),
         leads: arrayOf(
@@ -244,7 +244,7 @@ export const audit: Section = {
         tag: 'Audit',
         summary: 'Verify a trail or the whole log',
         description:
-          'Recomputes every hash and reports the first broken entry. Without `lead_id` the whole log is verified: chains, leaves and signed checkpoints (operator).',
+          'Recomputes every hash and reports the first broken entry. Without `lead_id` the whole log is verified: chains, leaves and signed checkpoints (the operator, and a compliance officer or key without a scope). A compliance principal reaches only the leads of its scope.',
         scope: 'read',
         parameters: [query('lead_id', ref('Id'), 'The lead whose trail to verify.')],
         success: {

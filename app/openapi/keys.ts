@@ -33,6 +33,18 @@ const oneOwner = {
   description:
     'At most one of `publisher_id` and `buyer_id`; neither makes an operator credential.',
 }
+/** A day (midnight UTC) or a moment with its offset, as a period's bound. */
+const periodBound = (description: string) => ({
+  type: 'string',
+  description: `${description} A date (midnight UTC) or an ISO 8601 moment with its offset.`,
+  examples: ['2026-01-01'],
+})
+const complianceScopeInput = strictObject({
+  publishers: { ...arrayOf(ref('Slug'), { maxItems: 100 }), description: 'These publishers.' },
+  labels: { ...arrayOf(ref('Slug'), { maxItems: 100 }), description: "These labels' publishers." },
+  from: periodBound('Leads (and events) at or after.'),
+  to: periodBound('Leads (and events) before.'),
+})
 const withAll = (base: string, extra: Record<string, Schema>) => ({
   allOf: [ref(base), record(extra)],
 })
@@ -43,10 +55,48 @@ const schemas = {
     ['name', 'permissions', 'environment'],
     oneOwner
   ),
+  ApiKeyCreate: strictObject(
+    {
+      name: ref('Name'),
+      ...scopeInput,
+      compliance: {
+        type: 'boolean',
+        description:
+          'Operator only: a key for an auditor, owned by no publisher or buyer, with `["read"]` only. It exports, verifies and proves the audit trail (GET /v1/audit-logs…) within its `scope`.',
+      },
+      scope: {
+        ...ref('ComplianceScopeInput'),
+        description: 'A compliance key only: what it may audit. Left out, everything.',
+      },
+    },
+    ['name', 'permissions', 'environment'],
+    oneOwner
+  ),
+  ComplianceScopeInput: {
+    ...complianceScopeInput,
+    description:
+      'What a compliance officer or key may audit: leads of these publishers or of these labels, that arrived in this period; their audit events in it. A key left out does not narrow.',
+  },
+  ComplianceScope: record(
+    {
+      publishers: arrayOf(ref('Slug')),
+      labels: arrayOf(ref('Slug')),
+      from: ref('Timestamp'),
+      to: ref('Timestamp'),
+    },
+    {
+      required: [],
+      description: 'As set, with bounds as UTC moments; only the keys that narrow are present.',
+    }
+  ),
   CredentialScope: record({
     id: ref('Id'),
     name: ref('Name'),
-    owner: { type: 'string', enum: ['operator', 'publisher', 'buyer'] },
+    owner: {
+      type: 'string',
+      enum: ['operator', 'publisher', 'buyer', 'compliance'],
+      description: '`compliance`: an API key for an auditor (read only).',
+    },
     publisher_id: nullable(ref('Id')),
     buyer_id: nullable(ref('Id')),
     permissions: ref('Permissions'),
@@ -65,6 +115,10 @@ const schemas = {
       type: 'string',
       description: 'The first characters of the key, to recognise it.',
       examples: ['lg_live_Ab3d…'],
+    },
+    scope: {
+      ...nullable(ref('ComplianceScope')),
+      description: "A compliance key's limits; null for every other key, and for no limits.",
     },
   }),
   ApiKeyCreated: withAll('ApiKey', {
@@ -134,6 +188,11 @@ const schemas = {
         description:
           'A publisher user delivers (`submit`), reports (`read`) or both (the default).',
       },
+      scope: {
+        ...ref('ComplianceScopeInput'),
+        description:
+          'A `compliance_officer` only, set by the operator: what it may audit. Left out, everything.',
+      },
     },
     ['email', 'role'],
     {
@@ -156,6 +215,10 @@ const schemas = {
       type: 'boolean',
       description: "`true` revokes the user's access at once; `false` restores it.",
     },
+    scope: {
+      ...nullable(ref('ComplianceScopeInput')),
+      description: 'Operator only, for a compliance officer: its new limits; null lifts them.',
+    },
   }),
   User: record({
     id: ref('Id'),
@@ -166,6 +229,10 @@ const schemas = {
     buyer_id: nullable(ref('Id')),
     permissions: arrayOf(ref('Permission')),
     disabled: { type: 'boolean' },
+    scope: {
+      ...nullable(ref('ComplianceScope')),
+      description: "A compliance officer's limits; null for no limits and for every other role.",
+    },
     created_at: ref('Timestamp'),
   }),
   UserPage: page('User'),
@@ -216,7 +283,7 @@ export const keys: Section = {
         description:
           'The response is the only place the key appears; Leadgate stores a hash. Sandbox credentials create sandbox keys only, and a key never gets more permissions than its creator.',
         scope: 'submit',
-        body: { schema: ref('CredentialCreate'), example: credentialExample },
+        body: { schema: ref('ApiKeyCreate'), example: credentialExample },
         success: {
           status: 201,
           description: 'The key, with its secret.',

@@ -14,6 +14,18 @@ export default class PublisherPolicy extends BasePolicy {
       : operatorMay(principal, false)
   }
 
+  /**
+   * The portal home (its onboarding and today's figures): every one of the
+   * publisher's own people, delivering or reporting, since delivering needs
+   * the rules as much as reporting does.
+   */
+  viewHome(principal: Principal, publisher: Publisher) {
+    return (
+      principal.ownsPublisher(publisher.id) ||
+      deny('operator_only', "Only the publisher's own people see its home.")
+    )
+  }
+
   view(principal: Principal, publisher: Publisher) {
     return principal.ownsPublisher(publisher.id) && changeAllowed(principal, false)
   }

@@ -34,9 +34,10 @@ export default class PublisherHomeController {
 
   async show({ inertia, principal, bouncer, session }: HttpContext) {
     const publisher = await this.own(principal)
-    await bouncer.with('PublisherPolicy').authorize('view', publisher)
+    await bouncer.with('PublisherPolicy').authorize('viewHome', publisher)
     const json = publisherToJson(publisher)
-    const monitor = json.onboarding.step === 'monitor'
+    // Today's figures are reporting: a deliver-only user sees the home without them.
+    const monitor = json.onboarding.step === 'monitor' && principal.can('read')
     const [sandboxKeys] = await this.apiKeys
       .visibleTo(principal)
       .where('environment', 'sandbox')

@@ -25,7 +25,8 @@ export default class ApiKeyService extends CredentialService<typeof ApiKey> {
   /** Returns the stored key and its secret; the secret exists nowhere else afterwards. */
   async create(principal: Principal, input: CreateApiKeyInput) {
     const scope = await this.scopes.resolve(principal, input)
-    const audits = scope.ownerType === 'compliance' ? await resolveComplianceScope(input.scope) : null
+    const audits =
+      scope.ownerType === 'compliance' ? await resolveComplianceScope(input.scope) : null
     const prefix = KEY_PREFIXES[scope.environment]
     const secret = newSecret(prefix)
 

@@ -46,9 +46,8 @@ export async function resolveComplianceScope(
   for (const { key, model, noun } of named) {
     const slugs = [...new Set(input[key] ?? [])]
     if (slugs.length === 0) continue
-    const found = new Set(
-      (await model.query().whereIn('slug', slugs).select('slug')).map((row) => row.slug)
-    )
+    const rows = await model.query().whereIn('slug', slugs).select('slug')
+    const found = new Set(rows.map((row) => row.slug))
     for (const slug of slugs.filter((wanted) => !found.has(wanted))) {
       errors.push({ field: `${field}.${key}`, code: 'exists', message: `No ${noun} "${slug}".` })
     }

@@ -96,16 +96,19 @@ function compliance(
   base: Pick<ResolvedScope, 'permissions' | 'environment' | 'allowedIps'>
 ): ResolvedScope {
   if (!principal.isOperator) {
-    throw ApiProblem.forbidden('operator_only', 'Only the operator issues compliance credentials.', {
-      field: 'compliance',
-    })
+    throw ApiProblem.forbidden(
+      'operator_only',
+      'Only the operator issues compliance credentials.',
+      { field: 'compliance' }
+    )
   }
   if (input.publisher_id || input.buyer_id) {
     throw ApiProblem.unprocessable([
       {
         field: input.buyer_id ? 'buyer_id' : 'publisher_id',
         code: 'compliance_owner',
-        message: 'A compliance credential belongs to no publisher or buyer; narrow it with `scope`.',
+        message:
+          'A compliance credential belongs to no publisher or buyer; narrow it with `scope`.',
       },
     ])
   }

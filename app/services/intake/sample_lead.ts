@@ -1,4 +1,8 @@
-import { getExampleNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max'
+import {
+  getExampleNumber,
+  parsePhoneNumberFromString,
+  type CountryCode,
+} from 'libphonenumber-js/max'
 import examples from 'libphonenumber-js/mobile/examples'
 import type { AudienceCriterion, QualityRules } from '#services/quality/quality_rules'
 import type { AttributeValue, LeadInput } from '#services/quality/types'

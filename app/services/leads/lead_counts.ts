@@ -25,8 +25,9 @@ function countColumns(since: Date) {
 }
 
 /**
- * The figures a portal's home shows at a glance, from lead_facts (never personal data).
- * "Today" is the UTC day until the reports issue brings each label's time zone.
+ * The figures a portal's home shows at a glance, from lead_facts (never personal data): live
+ * leads, as the review queue shows them; sandbox tests are no deliveries. "Today" is the UTC
+ * day until the reports issue brings each label's time zone.
  */
 export async function leadCounts(
   scope: { publisherId?: string; buyerId?: string; environment?: 'live' | 'sandbox' } = {}
@@ -35,14 +36,14 @@ export async function leadCounts(
   const query = db.from('lead_facts').select(...countColumns(since))
   if (scope.publisherId) query.where('publisher_id', scope.publisherId)
   if (scope.buyerId) query.where('buyer_id', scope.buyerId)
-  if (scope.environment) query.where('environment', scope.environment)
+  query.where('environment', scope.environment ?? 'live')
   const [row] = await query
   return row as LeadCounts
 }
 
 /**
- * The same figures for each of the given publishers, in one query (a list
- * page's rows side by side); a publisher without leads gets zeros.
+ * The same live figures for each of the given publishers, in one query (a
+ * list page's rows side by side); a publisher without leads gets zeros.
  */
 export async function countsByPublisher(publisherIds: string[]) {
   const counts = new Map<string, LeadCounts>(
@@ -57,6 +58,7 @@ export async function countsByPublisher(publisherIds: string[]) {
     .from('lead_facts')
     .select('publisher_id', ...countColumns(since))
     .whereIn('publisher_id', publisherIds)
+    .where('environment', 'live')
     .groupBy('publisher_id')
   for (const { publisher_id: id, ...row } of rows) counts.set(id, row as LeadCounts)
   return counts

@@ -87,8 +87,16 @@ export function rulesInWords(
     }
   }
   sentences.push(
-    ...checkedField('phone number', required.has('contact.phone') ? 'reject' : null, rules.phone.action),
-    ...checkedField('e-mail address', required.has('contact.email') ? 'reject' : null, rules.email.action)
+    ...checkedField(
+      'phone number',
+      required.has('contact.phone') ? 'reject' : null,
+      rules.phone.action
+    ),
+    ...checkedField(
+      'e-mail address',
+      required.has('contact.email') ? 'reject' : null,
+      rules.email.action
+    )
   )
   const postalMissing = required.has('contact.postal_code')
     ? 'reject'

@@ -28,7 +28,10 @@ router
 
     router.get('users', [PortalUsersController, 'index']).as('users.index')
     router.post('users', [PortalUsersController, 'store']).as('users.store')
-    router.patch('users/:id', [PortalUsersController, 'update']).where('id', uuid).as('users.update')
+    router
+      .patch('users/:id', [PortalUsersController, 'update'])
+      .where('id', uuid)
+      .as('users.update')
     router
       .post('users/:id/invitation', [PortalUsersController, 'resendInvitation'])
       .where('id', uuid)

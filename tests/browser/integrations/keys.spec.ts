@@ -225,6 +225,17 @@ test.group('Integrations / API keys', () => {
     assert.equal(await page.locator('[data-test="revoke"]').count(), 0)
     await assertAccessibleAtPhoneWidth(page, assert)
 
+    // A key asked for by hand (no form offers one) is refused, and nothing is stored.
+    const xsrf = (await browserContext.cookies()).find((cookie) => cookie.name === 'XSRF-TOKEN')
+    const crafted = await page.request.post('/buyer/keys', {
+      headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf!.value), 'X-Inertia': 'true' },
+      data: { name: 'Made by hand', permissions: ['read'], environment: 'live' },
+      maxRedirects: 0,
+    })
+    assert.notEqual(crafted.status(), 200)
+    assert.isBelow(crafted.status(), 500)
+    assert.lengthOf(await ApiKey.query().where('name', 'Made by hand'), 0)
+
     // Another portal's keys page does not exist for a buyer.
     const operatorPage = await page.goto('/operator/keys')
     assert.equal(operatorPage!.status(), 404)

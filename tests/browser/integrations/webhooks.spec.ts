@@ -35,8 +35,8 @@ async function chooseEvents(page: Page, form: ReturnType<Page['locator']>, event
   for (const type of events) {
     await page.getByRole('option', { name: new RegExp(`^${type.replace('.', '\\.')}`) }).click()
   }
-  // Closing the list by clicking beside it, inside the dialog (Escape would close the dialog).
-  await form.getByLabel('URL').click()
+  // Closing the list by clicking the dialog's title (Escape would close the dialog).
+  await page.locator('.p-dialog-title').click()
 }
 
 /** Reloads the endpoint's page until its log shows `status` for one delivery. */
@@ -144,19 +144,27 @@ test.group('Integrations / webhook endpoints', (group) => {
     assert.isAbove(overlapHours, 23.9)
     assert.isAtMost(overlapHours, 24)
 
-    // A recovery needs its start; then it is queued as a task for this endpoint.
+    // A window that ends before it starts is refused next to "Until", and nothing is queued.
     const recover = page.locator('[data-test="recover-form"]')
+    await page.locator('#recover-since').fill('01/02/2026 09:30 AM')
+    await page.locator('#recover-until').fill('01/01/2026 09:30 AM')
+    await page.keyboard.press('Escape')
     await recover.getByRole('button', { name: 'Recover window' }).click()
-    await expectText(page, '#recover-since-error', 'since', { contains: true })
+    await expectText(page, '#recover-until-error', '"until" must be later than "since".')
     assert.lengthOf(await WebhookRecovery.query().where('endpoint_id', endpoint.id), 0)
-    await page.locator('#recover-since').fill('01/01/2026 00:00')
-    await recover.getByText('From').click()
+
+    await page.locator('#recover-until').fill('01/03/2026 09:30 AM')
+    await page.keyboard.press('Escape')
     await recover.getByRole('button', { name: 'Recover window' }).click()
     await expectText(page, '.p-toast', 'Recovery queued', { contains: true })
     const [task] = await WebhookRecovery.query().where('endpoint_id', endpoint.id)
     assert.equal(task.kind, 'recover')
     assert.equal(task.requestedBy, `publisher:${user.id}`)
-    assert.equal(task.filter.since, '2026-01-01T00:00:00.000Z')
+    // The picker reads the reader's own time zone; the task holds the instants in UTC.
+    assert.deepEqual(task.filter, {
+      since: await page.evaluate('new Date(2026, 0, 2, 9, 30).toISOString()'),
+      until: await page.evaluate('new Date(2026, 0, 3, 9, 30).toISOString()'),
+    })
   })
 
   test('a publisher edits, disables, enables and deletes its endpoint; a private URL is refused at its field', async ({
@@ -237,7 +245,7 @@ test.group('Integrations / webhook endpoints', (group) => {
     assert.isTrue(offered.some((text) => text.startsWith('match.found')))
     assert.isFalse(offered.some((text) => text.startsWith('lead.received')))
     await page.getByRole('option', { name: /^match\.found/ }).click()
-    await form.getByLabel('URL').click()
+    await page.locator('.p-dialog-title').click()
     await form.getByLabel('URL').fill('http://127.0.0.1:9/buyer-hooks')
     await form.getByRole('button', { name: 'Add endpoint' }).click()
 

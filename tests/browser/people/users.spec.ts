@@ -20,9 +20,6 @@ import {
 
 /** Readable by axe-core, and no wider than a phone at a phone's width. */
 async function assertAccessible(page: Page, assert: any) {
-  await seriousAxeViolations(page)
-  const found: any[] = await page.evaluate('axe.run(document).then((r) => r.violations.filter((v) => v.id === "color-contrast").flatMap((v) => v.nodes.map((n) => n.html + " " + n.any.map((a) => a.message).join(";"))))').catch(() => [])
-  console.log(page.url(), found.slice(0, 3))
   assert.deepEqual(await seriousAxeViolations(page), [], page.url())
   await page.setViewportSize({ width: 390, height: 844 })
   assert.isAtMost(await pageWidth(page), 390, page.url())
@@ -98,7 +95,6 @@ test.group('People / users', () => {
     const other = await freshContext(browserContext, page)
     const theirs = await other.newPage()
     await theirs.goto(welcome)
-    await theirs.screenshot({ path: '/tmp/f_welcome.png' })
     await theirs.getByLabel('New password (at least 12 characters)').fill(PASSWORD)
     await theirs.getByLabel('Repeat the new password').fill(PASSWORD)
     await theirs.getByRole('button', { name: 'Set password and open the portal' }).click()
@@ -162,26 +158,25 @@ test.group('People / users', () => {
     assert.include(listed, admin.email)
     assert.notInclude(listed, stranger.email)
 
-    for (const path of ['/operator/users', '/operator/access-log', '/compliance', '/compliance/exports']) {
+    for (const path of [
+      '/operator/users',
+      '/operator/access-log',
+      '/compliance',
+      '/compliance/exports',
+    ]) {
       const response = await page.goto(path)
       assert.equal(response!.status(), 404, path)
     }
     await page.goto('/publisher')
     const refused = await send(page, 'patch', `/operator/users/${stranger.id}`, { disabled: true })
     assert.equal(refused.status(), 404)
-    // On its own portal's routes another publisher's user is not found: the form goes back
-    // with that refusal (the portal's answer to any problem), and nothing changes.
+    // On its own portal's routes another publisher's user is not found either: 404, as on a GET.
     for (const [method, url, data] of [
       ['patch', `/publisher/users/${stranger.id}`, { disabled: true }],
       ['post', `/publisher/users/${stranger.id}/invitation`, {}],
     ] as const) {
       const answer = await send(page, method, url, data)
-      assert.equal(answer.status(), 302, url)
-      const next = await page.request.get('/publisher/users', { headers: { 'X-Inertia': 'true' } })
-      assert.deepEqual((await next.json()).props.notice, {
-        severity: 'error',
-        summary: 'No user with this id is visible to you.',
-      })
+      assert.equal(answer.status(), 404, url)
     }
     await stranger.refresh()
     assert.isNull(stranger.disabledAt)
@@ -192,7 +187,7 @@ test.group('People / users', () => {
     await page.locator('[data-test="access-log"], [data-test="empty-state"]').first().waitFor()
     const body = await page.locator('main').innerText()
     assert.notInclude(body, stranger.email)
-    assert.notInclude(body, other.id.slice(0, 8))
+    assert.notInclude(body, other.id)
   })
 
   test('the operator invites a compliance officer with a scope and reads the access log', async ({
@@ -221,8 +216,12 @@ test.group('People / users', () => {
     await page.locator('[data-test="invite-scope-publishers"]').click()
     await page.getByRole('option', { name: publisher.name }).click()
     await page.keyboard.press('Escape')
-    await page.getByLabel('Leads from (UTC)').fill('2026-01-01')
+    const from = page.getByLabel('Leads from (UTC)')
+    await from.click()
+    await from.fill('2026-01-01')
+    await page.keyboard.press('Enter')
     await page.keyboard.press('Escape')
+    assert.equal(await from.inputValue(), '2026-01-01')
     await page.locator('[data-test="invite-submit"]').click()
     await expectText(page, '[data-test="user-email"]', address)
 

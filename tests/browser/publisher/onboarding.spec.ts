@@ -26,7 +26,9 @@ test.group('Publisher / onboarding', () => {
     const rules = await app.container.make(QualityRulesService)
     await rules.replace(SYSTEM_OPERATOR, publisher, {
       required_fields: ['contact.phone'],
-      target_audience: [{ field: 'attributes.age', op: 'between', value: [18, 99], action: 'flag' }],
+      target_audience: [
+        { field: 'attributes.age', op: 'between', value: [18, 99], action: 'flag' },
+      ],
     })
 
     // Accepting the invitation signs the publisher in on its own home: the wizard, in its label's brand.
@@ -56,9 +58,14 @@ test.group('Publisher / onboarding', () => {
     await page.getByRole('button', { name: 'See your quality rules' }).click()
 
     // 2. Its rules in words, confirmed at the version it read.
-    await expectText(page, '[data-test="rules"]', 'We reject a lead without a valid phone number.', {
-      contains: true,
-    })
+    await expectText(
+      page,
+      '[data-test="rules"]',
+      'We reject a lead without a valid phone number.',
+      {
+        contains: true,
+      }
+    )
     await expectText(
       page,
       '[data-test="rules"]',
@@ -87,7 +94,9 @@ test.group('Publisher / onboarding', () => {
     assert.sameMembers(key.permissions, ['read', 'submit'])
 
     const curlBody = await page.locator('[data-test="curl"]').innerText()
-    const sample = JSON.parse(curlBody.slice(curlBody.indexOf("-d '") + 4, curlBody.lastIndexOf("'")))
+    const sample = JSON.parse(
+      curlBody.slice(curlBody.indexOf("-d '") + 4, curlBody.lastIndexOf("'"))
+    )
     const byCurl = await page.request.post('/v1/leads', {
       data: sample,
       headers: { Authorization: `Bearer ${secret}` },
@@ -118,9 +127,14 @@ test.group('Publisher / onboarding', () => {
     // 4. The go-live request; then the operator's turn.
     await page.getByRole('button', { name: /^4 Go live$/ }).click()
     await page.locator('[data-test="request-go-live"]').click()
-    await expectText(page, '[data-test="awaiting-approval"]', "Waiting for the operator's approval", {
-      contains: true,
-    })
+    await expectText(
+      page,
+      '[data-test="awaiting-approval"]',
+      "Waiting for the operator's approval",
+      {
+        contains: true,
+      }
+    )
     await publisher.refresh()
     assert.isNotNull(publisher.goLiveRequestedAt)
     assert.deepEqual(await seriousAxeViolations(page), [])
@@ -144,7 +158,12 @@ test.group('Publisher / onboarding', () => {
     await expectText(page, '[data-test="leads-today"]', '1')
     await expectText(page, '[data-test="accepted-today"]', '1')
     assert.equal(await page.locator('[data-test="wizard"]').count(), 0)
-    for (const href of ['/publisher/leads', '/publisher/keys', '/publisher/webhooks', '/publisher/users']) {
+    for (const href of [
+      '/publisher/leads',
+      '/publisher/keys',
+      '/publisher/webhooks',
+      '/publisher/users',
+    ]) {
       assert.equal(await page.locator(`main a[href="${href}"]`).count(), 1, href)
     }
     assert.deepEqual(await seriousAxeViolations(page), [])

@@ -43,9 +43,7 @@ test.group('Quality rules / in words', () => {
     assert.include(sentences, 'flag: We flag a lead without a valid postal code.')
   })
 
-  test('target audience and duplicates read as the criteria and window they hold', ({
-    assert,
-  }) => {
+  test('target audience and duplicates read as the criteria and window they hold', ({ assert }) => {
     const sentences = texts({
       target_audience: [
         { field: 'attributes.age', op: 'between', value: [18, 99], action: 'flag' },
@@ -63,7 +61,10 @@ test.group('Quality rules / in words', () => {
       sentences,
       'reject: We reject a lead whose country is missing or is not one of "NL", "BE".'
     )
-    assert.include(sentences, 'reject: We reject a lead whose product is missing or is one of "loan".')
+    assert.include(
+      sentences,
+      'reject: We reject a lead whose product is missing or is one of "loan".'
+    )
     assert.include(
       sentences,
       'reject: We reject a lead whose homeowner is missing or is not equal to true.'
