@@ -1,5 +1,6 @@
 import app from '@adonisjs/core/services/app'
 import { errors as vineErrors } from '@vinejs/vine'
+import { errors as bouncerErrors } from '@adonisjs/bouncer'
 import { type HttpContext, ExceptionHandler } from '@adonisjs/core/http'
 import type { StatusPageRange, StatusPageRenderer } from '@adonisjs/core/types/http'
 import ApiProblem, { type FieldError } from '#exceptions/api_problem'
@@ -36,8 +37,11 @@ export default class HttpExceptionHandler extends ExceptionHandler {
         // An error handler's return value is not sent (unlike a controller's): send the page.
         return ctx.response.status(404).send(await ctx.inertia.render('errors/not_found', {}))
       }
-      if (error instanceof ApiProblem && ctx.session && ctx.request.method() !== 'GET') {
-        return backWithProblem(error, ctx)
+      // A refusal (a service's problem, a policy's no) on a form goes back with it, as a toast.
+      const refusal =
+        error instanceof bouncerErrors.E_AUTHORIZATION_FAILURE ? problemFor(error, ctx) : error
+      if (refusal instanceof ApiProblem && ctx.session && ctx.request.method() !== 'GET') {
+        return backWithProblem(refusal, ctx)
       }
       return super.handle(error, ctx)
     }

@@ -122,6 +122,8 @@ export async function assertUsable(
   page: Page,
   assert: { deepEqual: Function; isAtMost: Function }
 ) {
+  // A message still fading in has no contrast to measure yet.
+  await page.waitForFunction('document.getAnimations().length === 0')
   await page.setViewportSize({ width: 1280, height: 900 })
   assert.deepEqual(await seriousAxeViolations(page), [])
   await page.setViewportSize({ width: 390, height: 844 })

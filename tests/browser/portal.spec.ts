@@ -58,7 +58,7 @@ test.group('Portal / sign in', () => {
     await page.assertPath('/login')
   })
 
-  test('a compliance officer sees the note about exports and no operator figures', async ({
+  test('a compliance officer lands on its audit page and sees no operator figures', async ({
     browserContext,
     assert,
   }) => {
@@ -66,12 +66,12 @@ test.group('Portal / sign in', () => {
     const page = await browserContext.newPage()
     await signIn(page, officer.email)
 
-    await expectText(page, '[data-test="portal-title"]', 'Compliance portal')
-    await expectText(page, '[data-test="exports-note"]', 'GET /v1/audit-logs', { contains: true })
+    await expectText(page, '[data-test="page-title"]', 'Audit')
+    await page.assertPath('/compliance')
     assert.equal(await page.locator('[data-test="count-publishers"]').count(), 0)
   })
 
-  test('a buyer user sees its own buyer, never another, and signs out', async ({
+  test('a buyer user lands on its leads, sees no other buyer, and signs out', async ({
     browserContext,
     assert,
   }) => {
@@ -80,7 +80,8 @@ test.group('Portal / sign in', () => {
     const page = await browserContext.newPage()
     await signIn(page, user.email)
 
-    await expectText(page, '[data-test="portal-title"]', buyer.name)
+    await expectText(page, '[data-test="page-title"]', 'Leads')
+    await page.assertPath('/buyer')
     assert.notInclude(await pageText(page), other.name)
 
     await page.getByRole('button', { name: 'Log out' }).click()
@@ -106,11 +107,9 @@ test.group('Portal / invitation', () => {
     await acceptInvitation(page)
 
     await expectText(page, '[data-test="portal-title"]', publisher.name)
-    await page.assertPath('/portal')
+    await page.assertPath('/publisher')
     await expectText(page, '[data-test="publisher-status"]', 'invited')
-    await expectText(page, '[data-test="onboarding-step"]', 'choose_delivery_method', {
-      contains: true,
-    })
+    await page.locator('[data-test="wizard"]').waitFor()
     await expectText(page, '[data-test="current-user"]', publisher.contactEmail)
     assert.notInclude(await pageText(page), other.name)
     await page.setViewportSize({ width: 390, height: 844 })

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync'
 import { readFile } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import type { Page } from 'playwright'
@@ -72,13 +73,9 @@ async function download(page: Page, prepare: string, link: string) {
   return { name: file.suggestedFilename(), text: await readFile((await file.path())!, 'utf8') }
 }
 
-/** The rows of an audit CSV (its values hold no commas) as objects by column. */
-function csvRows(text: string) {
-  const [header, ...lines] = text.trim().split('\n')
-  const columns = header.split(',')
-  return lines.map((line) =>
-    Object.fromEntries(line.split(',').map((value, index) => [columns[index], value]))
-  )
+/** The rows of an audit CSV as objects by column. */
+function csvRows(text: string): Record<string, string>[] {
+  return parse(text, { columns: true, skip_empty_lines: true })
 }
 
 test.group('Compliance / audit and exports', () => {

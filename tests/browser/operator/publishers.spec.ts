@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
-import type { Page } from 'playwright'
 import app from '@adonisjs/core/services/app'
 import Publisher from '#models/publisher'
 import OnboardingService from '#services/catalogue/onboarding_service'
@@ -8,48 +7,17 @@ import { SYSTEM_OPERATOR } from '#services/access/operator_service'
 import { createBuyer, createLabel, createPublisher, unique } from '#tests/support/fixtures'
 import { mailTo } from '#tests/support/mailbox'
 import {
+  assertUsable,
+  confirmDialog,
   createOperator,
   createPortalUser,
   expectText,
-  pageWidth,
-  seriousAxeViolations,
   signIn,
+  toast,
+  typeNumber,
 } from '#tests/browser/helpers'
 
 const ORIGIN = `http://${process.env.HOST ?? 'localhost'}:${process.env.PORT ?? 3334}`
-
-/** No serious axe-core violation at the desktop width, nor at a phone's, where nothing may overflow. */
-async function assertUsable(page: Page, assert: { deepEqual: Function; isAtMost: Function }) {
-  // A message still fading in has no contrast to measure yet.
-  await page.waitForFunction(() => document.getAnimations().length === 0)
-  await page.setViewportSize({ width: 1280, height: 900 })
-  assert.deepEqual(await seriousAxeViolations(page), [])
-  await page.setViewportSize({ width: 390, height: 844 })
-  assert.isAtMost(await pageWidth(page), 390)
-  assert.deepEqual(await seriousAxeViolations(page), [])
-  await page.setViewportSize({ width: 1280, height: 900 })
-}
-
-/** Types into a PrimeVue InputNumber as a person would (it formats as it goes) and leaves it. */
-async function typeNumber(page: Page, selector: string, value: string) {
-  const input = page.locator(selector)
-  await input.click()
-  await input.press('ControlOrMeta+a')
-  await input.press('Backspace')
-  await input.pressSequentially(value)
-  await input.press('Tab')
-}
-
-async function confirmDialog(page: Page, button: string) {
-  await page.locator('.p-confirmdialog').getByRole('button', { name: button }).click()
-}
-
-async function toast(page: Page, text: string) {
-  await expectText(page, '.p-toast-message', text, { contains: true })
-  // Close it and wait until it has gone, so the next one is the one a later check reads.
-  await page.locator('.p-toast-message').first().getByRole('button').click()
-  await page.waitForFunction(() => !document.querySelector('.p-toast-message'))
-}
 
 /** A lead of a 17-year-old, written as the sample panel takes it. */
 const MINOR = JSON.stringify({
