@@ -34,7 +34,8 @@ export default class DemoSeedService {
       (await Label.create({
         slug: 'demo',
         name: 'Demo Energy',
-        branding: { primary_color: '#0f766e' },
+        // Not the operator's teal: a publisher's pages visibly wear its label's brand.
+        branding: { primary_color: '#1d4ed8' },
       }))
 
     // Acme Media is live and delivers by API; Bright Leads has just been invited.
@@ -42,19 +43,23 @@ export default class DemoSeedService {
       ['acme-media', 'Acme Media', true],
       ['bright-leads', 'Bright Leads', false],
     ] as const) {
-      if (await Publisher.findBy('slug', slug)) continue
-      const publisher = await this.publishers.create(SYSTEM_OPERATOR, {
-        slug,
-        name,
-        contact_email: `partners@${slug}.example`,
-        label: label.slug,
-        country: 'NL',
-      })
-      if (live) {
-        // Through onboarding as a real publisher goes: delivery methods, rules confirmed, live.
-        await this.publishers.update(SYSTEM_OPERATOR, publisher, {
-          delivery_methods: ['api', 'form'],
-        })
+      const publisher =
+        (await Publisher.findBy('slug', slug)) ??
+        (await this.publishers.create(SYSTEM_OPERATOR, {
+          slug,
+          name,
+          contact_email: `partners@${slug}.example`,
+          label: label.slug,
+          country: 'NL',
+        }))
+      // Through onboarding as a real publisher goes (delivery methods, rules confirmed, live),
+      // finishing what an interrupted earlier run left undone.
+      if (live && publisher.status !== 'live') {
+        if (publisher.deliveryMethods.length === 0) {
+          await this.publishers.update(SYSTEM_OPERATOR, publisher, {
+            delivery_methods: ['api', 'form'],
+          })
+        }
         await this.onboarding.confirmRules(SYSTEM_OPERATOR, publisher)
         await this.publishers.update(SYSTEM_OPERATOR, publisher, { status: 'live' })
       }

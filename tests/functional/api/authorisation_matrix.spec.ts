@@ -62,7 +62,7 @@ const MATRIX: Record<string, Access> = {
   getQualityRules: PUBLISHER,
   replaceQualityRules: OPERATOR,
   // The example tries rules of its own: a publisher previews only the rules it has.
-  previewQualityRules: { may: ['operator', 'publisher'], refused: ['publisher'] },
+  previewQualityRules: { may: ['operator', 'publisher'], refused: ['publisher'], sandbox: true },
   listBuyers: OPERATOR,
   createBuyer: OPERATOR,
   getBuyer: OPERATOR,
