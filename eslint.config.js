@@ -12,6 +12,20 @@ export default configApp(
     rules: { 'vue/component-api-style': 'off' },
   },
   {
+    name: 'Leadgate: what the portal shares with the server',
+    files: ['inertia/**/*.ts', 'inertia/**/*.vue'],
+    rules: {
+      // One rule for a label's colour, worn alike by the pages and the branded e-mails: a pure
+      // module (colord only), nothing of the server comes with it.
+      '@adonisjs/no-backend-import-in-frontend': [
+        'error',
+        { allowed: ['../../app/services/catalogue/brand_color'] },
+      ],
+      // Page props carry the API's JSON as it is (next_cursor, may_review): one vocabulary.
+      'vue/prop-name-casing': 'off',
+    },
+  },
+  {
     name: 'Leadgate: portal links',
     files: ['inertia/**/*.vue'],
     // Routes have no names for the typed client yet; links name their paths until the portal shell gets one.

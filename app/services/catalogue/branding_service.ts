@@ -1,4 +1,4 @@
-import Label from '#models/label'
+import type Label from '#models/label'
 import Publisher from '#models/publisher'
 
 /** What a page or an e-mail shows as its maker: the label's brand, or the operator's. */
