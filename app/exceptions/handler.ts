@@ -32,8 +32,10 @@ export default class HttpExceptionHandler extends ExceptionHandler {
 
   async handle(error: unknown, ctx: HttpContext) {
     if (!isApiRequest(ctx)) {
-      // Another owner's resource is not there, whatever the method: the 404 page, as for a GET.
-      if (error instanceof ApiProblem && error.status === 404) {
+      // Another owner's resource named in the path is not there, whatever the method: the 404
+      // page, as for a GET. An id typed into a form (a lead to verify) is answered on the form.
+      const pathNamesIt = ctx.request.method() === 'GET' || Object.keys(ctx.params ?? {}).length > 0
+      if (error instanceof ApiProblem && error.status === 404 && pathNamesIt) {
         // An error handler's return value is not sent (unlike a controller's): send the page.
         return ctx.response.status(404).send(await ctx.inertia.render('errors/not_found', {}))
       }

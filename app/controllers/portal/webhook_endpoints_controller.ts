@@ -164,8 +164,9 @@ export default class WebhookEndpointsController {
   /** Queues the recovery of this endpoint's failed deliveries over a window. */
   async recover({ params, request, response, session, principal, bouncer }: HttpContext) {
     await bouncer.with('WebhookEndpointPolicy').authorize('resend')
-    const { since, until } = await request.validateUsing(recoverValidator)
+    // Another owner's endpoint is not there (404) before its form is read.
     const endpoint = await this.endpoints.findVisible(principal, params.id)
+    const { since, until } = await request.validateUsing(recoverValidator)
     await this.deliveries.recover(principal, endpoint, since, until)
     session.flash('notice', {
       severity: 'success',
