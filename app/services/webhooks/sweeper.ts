@@ -242,16 +242,20 @@ export class Sweeper {
       `UPDATE webhook_endpoints SET last_probe_at = ?
         WHERE id IN (SELECT id FROM webhook_endpoints
                       WHERE status = 'disabled' AND disabled_reason IN ('failing', 'gone')
-                        AND (last_probe_at IS NULL OR last_probe_at <= ?)
+                          AND (last_probe_at IS NULL OR last_probe_at <= ?)
+                      ORDER BY last_probe_at NULLS FIRST
                       LIMIT 20 FOR NO KEY UPDATE SKIP LOCKED)
         RETURNING *`,
       [now, new Date(now.getTime() - webhooksConfig.health.probeIntervalMs)]
     )
-    for (const endpoint of claimed.rows) {
-      await this.probe(endpoint).catch((error) =>
-        this.logger.warn({ err: error, endpoint: endpoint.id }, 'webhook probe failed')
+    // Side by side: one receiver that hangs until the timeout must not hold back the others'.
+    await Promise.all(
+      claimed.rows.map((endpoint: any) =>
+        this.probe(endpoint).catch((error) =>
+          this.logger.warn({ err: error, endpoint: endpoint.id }, 'webhook probe failed')
+        )
       )
-    }
+    )
   }
 
   private async probe(endpoint: any) {

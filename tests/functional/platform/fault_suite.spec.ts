@@ -3,6 +3,7 @@ import { test } from '@japa/runner'
 import type { TestContext } from '@japa/runner/core'
 import db from '@adonisjs/lucid/services/db'
 import services from '#config/services'
+import WebhookEndpoint from '#models/webhook_endpoint'
 import { createKey, leadBody } from '#tests/support/fixtures'
 import { asAdmin } from '#tests/support/admin_db'
 import { startAppProcess } from '#tests/support/app_process'
@@ -44,6 +45,11 @@ async function pipeline(cleanup: Cleanup) {
   cleanup(async () => {
     await leadReceiver.close()
     await matchReceiver.close()
+    // Left behind, deliveries to closed receivers would keep a later test's workers busy.
+    await WebhookEndpoint.query()
+      .where('publisher_id', publisher.id)
+      .orWhere('buyer_id', rule.buyerId)
+      .delete()
   })
 
   const databaseUrl = new URL(services.databaseUrl.href)
