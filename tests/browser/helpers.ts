@@ -95,6 +95,10 @@ const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.
 
 /** axe-core over the page as it stands: the serious and critical WCAG violations, as readable lines. */
 export async function seriousAxeViolations(page: Page) {
+  // A message or toast still fading in has no contrast to measure yet (a spinner never ends).
+  await page.waitForFunction(
+    'document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity)'
+  )
   await page.addScriptTag({ content: await axeSource })
   const violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] =
     await page.evaluate('axe.run(document).then((result) => result.violations)')
@@ -122,8 +126,6 @@ export async function assertUsable(
   page: Page,
   assert: { deepEqual: Function; isAtMost: Function }
 ) {
-  // A message still fading in has no contrast to measure yet.
-  await page.waitForFunction('document.getAnimations().length === 0')
   await page.setViewportSize({ width: 1280, height: 900 })
   assert.deepEqual(await seriousAxeViolations(page), [])
   await page.setViewportSize({ width: 390, height: 844 })
