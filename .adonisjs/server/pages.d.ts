@@ -15,7 +15,6 @@ declare module '@adonisjs/inertia/types' {
     'auth/link_unavailable': ExtractProps<(typeof import('../../inertia/pages/auth/link_unavailable.vue'))['default']>
     'auth/login': ExtractProps<(typeof import('../../inertia/pages/auth/login.vue'))['default']>
     'buyer/leads/index': ExtractProps<(typeof import('../../inertia/pages/buyer/leads/index.vue'))['default']>
-    'buyer/leads/show': ExtractProps<(typeof import('../../inertia/pages/buyer/leads/show.vue'))['default']>
     'compliance/audit': ExtractProps<(typeof import('../../inertia/pages/compliance/audit.vue'))['default']>
     'compliance/exports': ExtractProps<(typeof import('../../inertia/pages/compliance/exports.vue'))['default']>
     'docs/api': ExtractProps<(typeof import('../../inertia/pages/docs/api.vue'))['default']>
@@ -26,6 +25,7 @@ declare module '@adonisjs/inertia/types' {
     'integrations/webhooks': ExtractProps<(typeof import('../../inertia/pages/integrations/webhooks.vue'))['default']>
     'invitations/accept': ExtractProps<(typeof import('../../inertia/pages/invitations/accept.vue'))['default']>
     'invitations/unavailable': ExtractProps<(typeof import('../../inertia/pages/invitations/unavailable.vue'))['default']>
+    'leads/show': ExtractProps<(typeof import('../../inertia/pages/leads/show.vue'))['default']>
     'operator/access_log': ExtractProps<(typeof import('../../inertia/pages/operator/access_log.vue'))['default']>
     'operator/buyers/create': ExtractProps<(typeof import('../../inertia/pages/operator/buyers/create.vue'))['default']>
     'operator/buyers/index': ExtractProps<(typeof import('../../inertia/pages/operator/buyers/index.vue'))['default']>
@@ -33,7 +33,6 @@ declare module '@adonisjs/inertia/types' {
     'operator/labels/form': ExtractProps<(typeof import('../../inertia/pages/operator/labels/form.vue'))['default']>
     'operator/labels/index': ExtractProps<(typeof import('../../inertia/pages/operator/labels/index.vue'))['default']>
     'operator/leads/index': ExtractProps<(typeof import('../../inertia/pages/operator/leads/index.vue'))['default']>
-    'operator/leads/show': ExtractProps<(typeof import('../../inertia/pages/operator/leads/show.vue'))['default']>
     'operator/overview': ExtractProps<(typeof import('../../inertia/pages/operator/overview.vue'))['default']>
     'operator/publishers/index': ExtractProps<(typeof import('../../inertia/pages/operator/publishers/index.vue'))['default']>
     'operator/publishers/new': ExtractProps<(typeof import('../../inertia/pages/operator/publishers/new.vue'))['default']>
@@ -47,7 +46,6 @@ declare module '@adonisjs/inertia/types' {
     'publisher/access_log': ExtractProps<(typeof import('../../inertia/pages/publisher/access_log.vue'))['default']>
     'publisher/home': ExtractProps<(typeof import('../../inertia/pages/publisher/home.vue'))['default']>
     'publisher/leads/index': ExtractProps<(typeof import('../../inertia/pages/publisher/leads/index.vue'))['default']>
-    'publisher/leads/show': ExtractProps<(typeof import('../../inertia/pages/publisher/leads/show.vue'))['default']>
     'publisher/users': ExtractProps<(typeof import('../../inertia/pages/publisher/users.vue'))['default']>
   }
 }

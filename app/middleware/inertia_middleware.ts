@@ -13,9 +13,10 @@ import type { PrincipalKind } from '#auth/principal'
 export default class InertiaMiddleware extends BaseInertiaMiddleware {
   async share(ctx: HttpContext) {
     // A page may render before the session and auth middleware ran (a 404, say).
-    const { auth, session } = ctx as Partial<HttpContext>
+    const { auth, session, principal } = ctx as Partial<HttpContext>
     const user = auth?.user
-    const kind = user ? principalForUser(user).kind : undefined
+    // The portal bouncer made the principal already; a page outside the portal routes has none.
+    const kind = user ? (principal ?? principalForUser(user)).kind : undefined
     return {
       errors: ctx.inertia.always(this.getValidationErrors(ctx)),
       user: ctx.inertia.always(

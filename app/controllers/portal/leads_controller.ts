@@ -10,11 +10,11 @@ import { listLeadsValidator } from '#validators/lead'
 import { consentEvidenceToJson, trailEventToJson } from '#transformers/audit_transformer'
 import { deliveryToJson } from '#transformers/webhook_transformer'
 
-/** Each portal's own pages; the audience (the principal's kind) decides which. */
-const PAGES = {
-  operator: { index: 'operator/leads/index', show: 'operator/leads/show' },
-  publisher: { index: 'publisher/leads/index', show: 'publisher/leads/show' },
-  buyer: { index: 'buyer/leads/index', show: 'buyer/leads/show' },
+/** Each portal's own list page (its words differ); a lead's page is one for every portal. */
+const INDEX_PAGES = {
+  operator: 'operator/leads/index',
+  publisher: 'publisher/leads/index',
+  buyer: 'buyer/leads/index',
 } as const
 
 /**
@@ -38,7 +38,7 @@ export default class LeadsController {
       this.leads.list(inChosenEnvironment(principal, filters.environment), filters),
       this.explorer.filterChoices(principal),
     ])
-    return inertia.render(PAGES[audienceOf(principal)].index, {
+    return inertia.render(INDEX_PAGES[audienceOf(principal)], {
       leads: page.data,
       next_cursor: page.next_cursor,
       choices,
@@ -50,7 +50,8 @@ export default class LeadsController {
     await bouncer.with('LeadPolicy').authorize('view')
     const principal = inChosenEnvironment(person, request.qs().environment)
     const story = await this.explorer.story(principal, params.id)
-    return inertia.render(PAGES[audienceOf(principal)].show, {
+    return inertia.render('leads/show', {
+      audience: audienceOf(principal),
       lead: story.lead,
       buyer: story.buyer ? { id: story.buyer.id, name: story.buyer.name } : null,
       evidence: story.evidence && consentEvidenceToJson(story.evidence),
