@@ -37,6 +37,8 @@ export default defineConfig({
     () => import('@adonisjs/mail/mail_provider'),
     () => import('#providers/plugin_provider'),
     () => import('#providers/queue_provider'),
+    () => import('@adonisjs/i18n/i18n_provider'),
+    () => import('@adonisjs/lock/lock_provider')
   ],
 
   preloads: [() => import('#start/routes'), () => import('#start/kernel')],
@@ -73,6 +75,10 @@ export default defineConfig({
     },
     {
       pattern: 'database/audit/*.sql',
+      reloadServer: false,
+    },
+    {
+      pattern: 'resources/lang/**/*.{json,yaml,yml}',
       reloadServer: false,
     },
   ],

@@ -1,8 +1,8 @@
 // The load generator for `npm run bench:intake`, run as its own process so it
 // does not share an event loop with the server it measures. Reads its plan as
 // JSON from argv[2] and prints its figures as one JSON line.
-import http from 'node:http'
 import autocannon from 'autocannon'
+import { openLoop, percentiles } from './open_loop.mjs'
 
 const plan = JSON.parse(process.argv[2])
 const sent = []
@@ -46,87 +46,22 @@ function nextLead() {
   return lead
 }
 
-function percentiles(latencies) {
-  latencies.sort((a, b) => a - b)
-  const pct = (p) =>
-    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? null
-  return { p50_ms: pct(50), p95_ms: pct(95), p99_ms: pct(99) }
-}
-
-/**
- * A fixed rate as an open model: one request every 1/rate s, whether or not
- * earlier ones were answered, each timed from the moment it was due (so a
- * stalled server shows in the latencies instead of slowing the sender).
- * autocannon's own rate sends each connection's share at the start of
- * every second, i.e. one burst per second, which measures bursts instead.
- */
-function openLoop(options) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections })
-  const url = new URL(`${plan.baseUrl}/v1/leads`)
-  const total = Math.round(options.rate * options.duration)
-  const latencies = []
-  const statuses = {}
-  let errors = 0
-  let settled = 0
-  return new Promise((resolve) => {
-    const start = performance.now()
-    let due = 0
-    const finish = () => {
-      agent.destroy()
-      const seconds = (performance.now() - start) / 1000
-      resolve({
-        mode: options.name,
-        connections: options.connections,
-        target_rate: options.rate,
-        duration_s: options.duration,
-        requests: latencies.length,
-        statuses,
-        accepted_per_s: (statuses['201'] ?? 0) / seconds,
-        answered_per_s: latencies.length / seconds,
-        ...percentiles(latencies),
-        errors,
-        timeouts: 0,
-      })
-    }
-    const send = (dueAt) => {
+function run(options) {
+  if (options.rate) {
+    const request = () => {
       const lead = nextLead()
-      const request = http.request(url, {
+      return {
+        path: '/v1/leads',
         method: 'POST',
-        agent,
         headers: {
           'content-type': 'application/json',
           'authorization': `Bearer ${lead.publisher.key}`,
-          'content-length': Buffer.byteLength(lead.body),
         },
-      })
-      request.on('response', (response) => {
-        response.resume()
-        response.on('end', () => {
-          statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1
-          latencies.push(performance.now() - dueAt)
-          if (++settled === total) finish()
-        })
-      })
-      request.on('error', () => {
-        errors++
-        if (++settled === total) finish()
-      })
-      request.end(lead.body)
-    }
-    const tick = () => {
-      const now = performance.now()
-      while (due < total && start + (due * 1000) / options.rate <= now) {
-        send(start + (due * 1000) / options.rate)
-        due++
+        body: lead.body,
       }
-      if (due < total) setTimeout(tick, 1)
     }
-    tick()
-  })
-}
-
-function run(options) {
-  if (options.rate) return openLoop(options)
+    return openLoop(plan.baseUrl, options, request, 201)
+  }
   const latencies = []
   const statuses = {}
   return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ import { SYSTEM_OPERATOR } from '#services/access/operator_service'
 import PublisherService from '#services/catalogue/publisher_service'
 import ApiKeyService from '#services/access/api_key_service'
 import { startBenchServer, stopBenchServer } from '#bench/app_server'
+import { runLoadGenerator } from '#bench/load_generator'
 import { type CpuGroups, benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 
 const RULES = {
@@ -186,21 +187,8 @@ export default class BenchIntake extends BaseCommand {
     return step
   }
 
-  load(plan: Record<string, unknown>): Promise<any[]> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['bench/intake_load.mjs', JSON.stringify(plan)], {
-        cwd: this.app.appRoot,
-        stdio: ['ignore', 'pipe', 'inherit'],
-      })
-      let out = ''
-      child.stdout.on('data', (chunk) => (out += chunk))
-      child.on('error', reject)
-      child.on('exit', (code) =>
-        code === 0
-          ? resolve(JSON.parse(out.trim().split('\n').pop()!))
-          : reject(new Error(`load generator exited ${code}`))
-      )
-    })
+  load(plan: Record<string, unknown>) {
+    return runLoadGenerator(this.app.appRoot, 'bench/intake_load.mjs', plan)
   }
 
   pgbenchLimit() {

@@ -2,14 +2,15 @@ import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 
 /**
- * The background worker: the webhook relay, sweeper and delivery workers and
- * the routing worker and its sweeper, in one process. Run it beside the web
+ * The background worker: the webhook relay, sweeper and delivery workers,
+ * the routing worker and its sweeper, and the upload worker (validation and
+ * acceptance) and its sweep, in one process. Run it beside the web
  * server; run several for more throughput. SIGTERM or SIGINT finishes the
  * work in flight, then exits.
  */
 export default class QueueWork extends BaseCommand {
   static commandName = 'queue:work'
-  static description = 'Run the webhook, routing and audit workers until stopped'
+  static description = 'Run the webhook, routing, upload and audit workers until stopped'
   static options: CommandOptions = { startApp: true, staysAlive: true }
 
   @flags.number({ description: 'Deliveries in flight at once (default from config/webhooks.ts)' })
@@ -21,12 +22,16 @@ export default class QueueWork extends BaseCommand {
     const { WebhookRuntime } = await import('#services/webhooks/runtime')
     const { startRoutingWorker } = await import('#services/routing/routing_queue')
     const { startAuditSealer } = await import('#services/audit/sealer_loop')
+    const { startUploadWorker } = await import('#services/uploads/upload_worker')
+    const { startSettlementClock } = await import('#services/money/settlement_clock')
     const runtime = new WebhookRuntime({ concurrency: this.concurrency })
     await runtime.start()
     const stopRouting = await startRoutingWorker()
+    const stopUploads = await startUploadWorker()
     const stopSealer = startAuditSealer()
+    const stopSettlement = startSettlementClock()
     this.logger.info(
-      `worker running: routing, audit sealer, webhooks (queue "${webhooksConfig.queue.name}", prefix "${webhooksConfig.queue.prefix}", concurrency ${this.concurrency ?? webhooksConfig.queue.concurrency})`
+      `worker running: routing, uploads, audit sealer, settlement clock, webhooks (queue "${webhooksConfig.queue.name}", prefix "${webhooksConfig.queue.prefix}", concurrency ${this.concurrency ?? webhooksConfig.queue.concurrency})`
     )
 
     let stopping = false
@@ -34,7 +39,13 @@ export default class QueueWork extends BaseCommand {
       if (stopping) return
       stopping = true
       this.logger.info('worker stopping')
-      await Promise.all([runtime.stop(), stopRouting(), stopSealer()])
+      await Promise.all([
+        runtime.stop(),
+        stopRouting(),
+        stopUploads(),
+        stopSealer(),
+        stopSettlement(),
+      ])
       await this.terminate()
     }
     process.once('SIGTERM', stop)

@@ -3,8 +3,18 @@ import app from '@adonisjs/core/services/app'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { defineConfig } from '@adonisjs/core/http'
 import { writeBareProblem } from '#exceptions/bare_problem'
+import proxyAddr from 'proxy-addr'
 
 export const appKey = env.get('APP_KEY')
+
+/** proxy-addr's trust function for a comma-separated list (`loopback`, `10.0.0.0/8`); none when empty. */
+export function trustedProxies(list: string | undefined) {
+  const entries = (list ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  return entries.length ? proxyAddr.compile(entries) : () => false
+}
 
 export const appUrl = env.get('APP_URL') ?? `http://localhost:${env.get('PORT') ?? 3333}`
 
@@ -22,10 +32,11 @@ export const http = defineConfig({
   allowMethodSpoofing: false,
   useAsyncLocalStorage: false,
   /**
-   * Trust the first proxy only, so an IP allowlist cannot be bypassed with a
-   * forged X-Forwarded-For header from the client itself.
+   * Only the proxies named in TRUSTED_PROXIES (none by default) may say who
+   * the client is: a hosted form's consent IP and an IP allowlist must not
+   * come from a forged X-Forwarded-For header.
    */
-  trustProxy: () => false,
+  trustProxy: trustedProxies(env.get('TRUSTED_PROXIES')),
   cookie: {
     domain: '',
     path: '/',

@@ -27,7 +27,8 @@ const bodyParserConfig = defineConfig({
   multipart: {
     autoProcess: true,
     convertEmptyStringsToNull: true,
-    processManually: [],
+    // Uploads are read as they stream in (UploadsController), never parked in the temp folder.
+    processManually: ['/v1/uploads'],
     limit: '20mb',
     types: ['multipart/form-data'],
   },

@@ -1,7 +1,7 @@
 import type { ApplicationService } from '@adonisjs/core/types'
 
 /**
- * Closes the routing producers last: providers shut down after the HTTP
+ * Closes the routing and upload producers last: providers shut down after the HTTP
  * server has stopped and its requests in flight have answered, so the leads
  * they accepted are queued for routing before the connections go.
  */
@@ -10,6 +10,7 @@ export default class QueueProvider {
 
   async shutdown() {
     const { closeRoutingQueues } = await import('#services/routing/routing_queue')
-    await closeRoutingQueues()
+    const { closeUploadQueue } = await import('#services/uploads/upload_queue')
+    await Promise.all([closeRoutingQueues(), closeUploadQueue()])
   }
 }

@@ -51,6 +51,18 @@ export default await Env.create(new URL('../', import.meta.url), {
   INTAKE_CONSENT_CLOCK_SKEW_SECONDS: Env.schema.number.optional(),
   INTAKE_GROUP_MAX_SIZE: Env.schema.number.optional(),
   INTAKE_GROUP_MAX_IN_FLIGHT: Env.schema.number.optional(),
+  /** Proxies whose X-Forwarded-For is believed (proxy-addr syntax: `loopback`, `10.0.0.0/8`, …). */
+  TRUSTED_PROXIES: Env.schema.string.optional(),
+
+  /*
+  |----------------------------------------------------------
+  | Hosted forms
+  |----------------------------------------------------------
+  */
+  FORMS_MIN_FILL_MS: Env.schema.number.optional(),
+  FORMS_TOKEN_TTL: Env.schema.string.optional(),
+  FORMS_RATE_LIMIT: Env.schema.number.optional(),
+  FORMS_RATE_WINDOW: Env.schema.string.optional(),
 
   /*
   |----------------------------------------------------------
@@ -67,6 +79,20 @@ export default await Env.create(new URL('../', import.meta.url), {
   ROUTING_LOCK_SECONDS: Env.schema.number.optional(),
   ROUTING_STALLED_INTERVAL_SECONDS: Env.schema.number.optional(),
   ROUTING_DEFAULT_TIMEZONE: Env.schema.string.optional(),
+
+  /*
+  |----------------------------------------------------------
+  | Uploads (config/uploads.ts)
+  |----------------------------------------------------------
+  */
+  UPLOAD_MAX_BYTES: Env.schema.number.optional(),
+  UPLOAD_MAX_ROWS: Env.schema.number.optional(),
+  UPLOAD_QUEUE_PREFIX: Env.schema.string.optional(),
+  UPLOAD_VALIDATE_BATCH: Env.schema.number.optional(),
+  UPLOAD_ACCEPT_BATCH: Env.schema.number.optional(),
+  UPLOAD_LOCK_SECONDS: Env.schema.number.optional(),
+  UPLOAD_STALLED_INTERVAL_SECONDS: Env.schema.number.optional(),
+  UPLOAD_SWEEP_INTERVAL_SECONDS: Env.schema.number.optional(),
 
   /*
   |----------------------------------------------------------
@@ -107,4 +133,12 @@ export default await Env.create(new URL('../', import.meta.url), {
   AUDIT_SEAL_INTERVAL_SECONDS: Env.schema.number.optional(),
   AUDIT_SEAL_BURST_ENTRIES: Env.schema.number.optional(),
   AUDIT_SEAL_LAG_BOUND_SECONDS: Env.schema.number.optional(),
+
+  /*
+  |----------------------------------------------------------
+  | Locks (config/lock.ts) and money (config/money.ts)
+  |----------------------------------------------------------
+  */
+  LOCK_STORE: Env.schema.enum.optional(['redis', 'memory'] as const),
+  SETTLEMENT_TICK_SECONDS: Env.schema.number.optional(),
 })

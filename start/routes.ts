@@ -8,4 +8,6 @@
 */
 import '#start/routes/api'
 import '#start/routes/webhooks'
+import '#start/routes/forms'
+import '#start/routes/money'
 import '#start/routes/portal'

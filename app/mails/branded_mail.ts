@@ -1,12 +1,7 @@
 import { BaseMail } from '@adonisjs/mail'
 import mail from '@adonisjs/mail/services/main'
 import logger from '@adonisjs/core/services/logger'
-import { readableBrandColor } from '#services/catalogue/brand_color'
-import { PLATFORM_BRAND, type Brand } from '#services/catalogue/branding_service'
-
-/** The operator's colour, for mail that carries no label. */
-const SAFE_COLOR = /^#[0-9a-f]{6}$/i
-const SAFE_URL = /^https?:\/\//i
+import { PLATFORM_BRAND, type Brand, brandLook } from '#services/catalogue/branding_service'
 
 export type BrandedContent = {
   to: string
@@ -20,9 +15,8 @@ export type BrandedContent = {
 /**
  * The one envelope every account e-mail wears: sent in the name of the label
  * (`"Label" <configured address>`), HTML in its colour and logo, and a plain
- * text twin. The HTML escapes everything it interpolates (Edge's `{{ }}`); the
- * colour and logo address are used only when they have the shape the label
- * validator allows, since they land in a style and a src attribute.
+ * text twin. The HTML escapes everything it interpolates (Edge's `{{ }}`); colour and
+ * logo come from `brandLook`.
  */
 export default class BrandedMail extends BaseMail {
   constructor(
@@ -34,14 +28,7 @@ export default class BrandedMail extends BaseMail {
   }
 
   prepare() {
-    // The same readable colour the portal wears; white text on it reaches AA.
-    const color = readableBrandColor(
-      this.brand.primary_color && SAFE_COLOR.test(this.brand.primary_color)
-        ? this.brand.primary_color
-        : null
-    )
-    const logoUrl =
-      this.brand.logo_url && SAFE_URL.test(this.brand.logo_url) ? this.brand.logo_url : null
+    const { color, logoUrl } = brandLook(this.brand)
     this.message
       .from(senderAddress(), displayName(this.brand.name))
       .to(this.content.to)

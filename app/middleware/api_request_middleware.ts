@@ -5,12 +5,15 @@ import { isApiRequest } from '#exceptions/handler'
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+/** The one route that takes a file: uploads read their multipart body as it streams in. */
+const FILE_ROUTES = new Set(['/v1/uploads'])
 
 /**
  * Refuses, before the body is parsed and before anyone is authenticated,
  * what no route takes:
- * - a multipart body (files) on any route: nothing accepts files yet, and a
- *   parsed upload would sit in the temp folder;
+ * - a multipart body (files) on any route but `POST /v1/uploads`, which
+ *   reads its file as it streams in: elsewhere a parsed upload would sit in
+ *   the temp folder;
  * - on the API, a body in any media type but JSON (and form encoding on
  *   the OAuth token route, as RFC 6749 requires): 415;
  * - on the API, a query string on a write: a write reads its body alone,
@@ -19,7 +22,8 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 export default class ApiRequestMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const method = ctx.request.method()
-    if (hasBody(ctx) && ctx.request.is(['multipart/form-data'])) {
+    const takesFiles = method === 'POST' && FILE_ROUTES.has(ctx.route?.pattern ?? '')
+    if (hasBody(ctx) && ctx.request.is(['multipart/form-data']) && !takesFiles) {
       throw new ApiProblem(
         415,
         'unsupported_media_type',
@@ -37,8 +41,9 @@ export default class ApiRequestMiddleware {
     }
     if (!BODY_METHODS.has(method) || !hasBody(ctx)) return next()
 
-    const accepted =
-      ctx.route?.pattern === '/v1/oauth/token'
+    const accepted = takesFiles
+      ? ['multipart/form-data']
+      : ctx.route?.pattern === '/v1/oauth/token'
         ? ['application/json', 'application/x-www-form-urlencoded']
         : ['application/json', 'application/merge-patch+json']
     if (!ctx.request.is(accepted)) {

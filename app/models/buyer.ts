@@ -10,6 +10,10 @@ export default class Buyer extends compose(BaseModel, withUuid) {
   @column()
   declare contactEmail: string
 
+  /** How long after a sale the buyer may return the lead (a dispute); 0 makes a sale final at once. */
+  @column()
+  declare returnWindowHours: number
+
   @column()
   declare status: 'active' | 'paused'
 

@@ -19,6 +19,10 @@ export default class Label extends compose(BaseModel, withUuid) {
   @column()
   declare customHost: string | null
 
+  /** The language its hosted pages speak to consumers (see `forms/form_locales.ts`). */
+  @column()
+  declare locale: string
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

@@ -32,6 +32,10 @@ export default class RoutingRule extends compose(BaseModel, withUuid) {
   @column()
   declare currency: string
 
+  /** Overrides the buyer's return window for leads this rule sells; null keeps the buyer's. */
+  @column()
+  declare returnWindowHours: number | null
+
   @column()
   declare caps: Caps
 

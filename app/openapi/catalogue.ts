@@ -1,6 +1,7 @@
 import { DELIVERY_METHODS, PUBLISHER_SORTS, PUBLISHER_STATUSES } from '#validators/publisher'
 import { WEEKDAYS } from '#services/routing/schedule'
 import { ONBOARDING_STEPS, SANDBOX_LEADS_COUNTED } from '#services/catalogue/onboarding_service'
+import { PAGE_LOCALES } from '#services/catalogue/label_service'
 import {
   AUDIENCE_OPERATORS,
   DUPLICATE_KEYS,
@@ -51,12 +52,27 @@ const hostname = {
   examples: ['leads.acme.example'],
 }
 
+const locale = {
+  type: 'string',
+  enum: [...PAGE_LOCALES],
+  description: 'The language its hosted form pages speak to consumers (default en).',
+}
+
+const returnWindow = {
+  type: 'integer',
+  minimum: 0,
+  maximum: 2160,
+  default: 168,
+  description:
+    'Hours after a sale in which the buyer may return the lead (a dispute); 0 makes a sale final at once.',
+}
+
 const schemas = {
   Branding: strictObject({ logo_url: logoUrl, primary_color: primaryColor }),
-  LabelCreate: strictObject({ slug: ref('Slug'), name: ref('Name'), branding: ref('Branding') }, [
-    'slug',
-    'name',
-  ]),
+  LabelCreate: strictObject(
+    { slug: ref('Slug'), name: ref('Name'), branding: ref('Branding'), locale },
+    ['slug', 'name']
+  ),
   LabelUpdate: strictObject(
     {
       name: ref('Name'),
@@ -66,6 +82,7 @@ const schemas = {
         { description: 'Merged into the stored branding; null removes an entry.' }
       ),
       custom_host: { ...nullable(hostname), description: `${hostname.description} null frees it.` },
+      locale,
     },
     [],
     { description: 'A merge patch: fields left out stay as they are.' }
@@ -76,6 +93,7 @@ const schemas = {
     name: ref('Name'),
     branding: ref('Branding'),
     custom_host: nullable(hostname),
+    locale,
     created_at: ref('Timestamp'),
   }),
   LabelPage: page('Label'),
@@ -290,13 +308,14 @@ const schemas = {
     reasons: arrayOf(ref('Reason')),
   }),
 
-  BuyerCreate: strictObject({ name: ref('Name'), contact_email: ref('Email') }, [
-    'name',
-    'contact_email',
-  ]),
+  BuyerCreate: strictObject(
+    { name: ref('Name'), contact_email: ref('Email'), return_window_hours: returnWindow },
+    ['name', 'contact_email']
+  ),
   BuyerUpdate: strictObject({
     name: ref('Name'),
     contact_email: ref('Email'),
+    return_window_hours: returnWindow,
     status: {
       type: 'string',
       enum: ['active', 'paused'],
@@ -308,6 +327,7 @@ const schemas = {
     name: ref('Name'),
     contact_email: ref('Email'),
     status: { type: 'string', enum: ['active', 'paused'] },
+    return_window_hours: returnWindow,
     created_at: ref('Timestamp'),
   }),
   BuyerPage: page('Buyer'),
@@ -382,6 +402,11 @@ function routingRuleFields() {
     price_cents: { ...ref('Cents'), description: 'What the buyer pays per lead.' },
     payout_cents: { ...ref('Cents'), description: 'What the publisher earns per lead.' },
     currency: ref('Currency'),
+    return_window_hours: {
+      ...nullable(returnWindow),
+      description:
+        "Overrides the buyer's return window for leads this rule sells; null keeps the buyer's.",
+    },
     caps: ref('Caps'),
     schedule: { ...nullable(ref('Schedule')), description: 'null clears it.' },
     priority: {

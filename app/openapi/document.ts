@@ -1,10 +1,13 @@
 import { accessLogs } from './access_logs.js'
 import { audit } from './audit.js'
 import { catalogue } from './catalogue.js'
+import { forms } from './forms.js'
+import { money } from './money.js'
 import { headers, parameters, responses, schemas, securitySchemes } from './components.js'
 import { keys } from './keys.js'
 import { leads } from './leads.js'
 import { operation, type Section } from './helpers.js'
+import { uploads } from './uploads.js'
 import { webhooks } from './webhooks.js'
 
 const meta: Section = {
@@ -25,7 +28,7 @@ const meta: Section = {
 }
 
 /** Reading order of the reference: integrators start with keys, then deliver leads. */
-const SECTIONS = [meta, keys, leads, catalogue, audit, accessLogs, webhooks]
+const SECTIONS = [meta, keys, leads, uploads, catalogue, forms, audit, accessLogs, webhooks, money]
 
 /**
  * Merges the sections; a schema or path defined twice is a mistake (one

@@ -11,7 +11,7 @@ import {
   type Section,
 } from './helpers.js'
 import { REASON_CODES } from '#services/quality/types'
-import { CHANNELS } from '#services/intake/intake_service'
+import { CHANNELS } from '#services/intake/delivery_methods'
 
 /** Lead delivery and lookup; one validation pipeline for every route a lead arrives by. */
 const text = (maxLength: number, extra: Record<string, unknown> = {}) => ({

@@ -6,6 +6,7 @@ export function buyerToJson(buyer: Buyer) {
     name: buyer.name,
     contact_email: buyer.contactEmail,
     status: buyer.status,
+    return_window_hours: buyer.returnWindowHours,
     created_at: buyer.createdAt.toUTC().toISO(),
   }
 }

@@ -7,6 +7,7 @@ export function labelToJson(label: Label) {
     name: label.name,
     branding: label.branding,
     custom_host: label.customHost ?? null,
+    locale: label.locale,
     created_at: label.createdAt.toUTC().toISO(),
   }
 }

@@ -19,6 +19,7 @@ export function routingRuleToJson(rule: RoutingRule, labelSlugs: ReadonlyMap<str
     priority: rule.priority,
     weight: rule.weight,
     enabled: rule.enabled,
+    return_window_hours: rule.returnWindowHours ?? null,
     created_at: rule.createdAt.toUTC().toISO(),
     updated_at: rule.updatedAt.toUTC().toISO(),
   }

@@ -1,10 +1,11 @@
 import vine from '@vinejs/vine'
-import { email, name, pagination, strictObject } from '#validators/helpers'
+import { email, name, pagination, returnWindow, strictObject } from '#validators/helpers'
 
 export const createBuyerValidator = vine.create(
   strictObject({
     name: name(),
     contact_email: email(),
+    return_window_hours: returnWindow().optional(),
   })
 )
 
@@ -14,6 +15,7 @@ export const updateBuyerValidator = vine.create(
     name: name().optional(),
     contact_email: email().optional(),
     status: vine.enum(['active', 'paused'] as const).optional(),
+    return_window_hours: returnWindow().optional(),
   })
 )
 

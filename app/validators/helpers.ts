@@ -64,6 +64,8 @@ const isoCurrency = vine.createRule((value: unknown, _: undefined, field: FieldC
   }
 })
 export const currency = () => vine.string().trim().toUpperCase().fixedLength(3).use(isoCurrency())
+/** Hours a buyer may return a lead: up to 90 days; 0 makes a sale final at once. */
+export const returnWindow = () => vine.number({ strict: true }).withoutDecimals().range([0, 2160])
 export const cents = () => vine.number({ strict: true }).withoutDecimals().min(0).max(100_000_000)
 
 /** JSON numbers and booleans as themselves: "2500" and 1 are not a price or a flag. */

@@ -1,7 +1,7 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
 import { name, pagination, slug, strictObject } from '#validators/helpers'
-import { asciiHostname } from '#services/catalogue/label_service'
+import { PAGE_LOCALES, asciiHostname } from '#services/catalogue/label_service'
 
 /** A logo shows on https pages and e-mails: an http one would be blocked as mixed content. */
 const logoUrl = () =>
@@ -42,6 +42,7 @@ export const createLabelValidator = vine.create(
       logo_url: logoUrl().optional(),
       primary_color: primaryColor().optional(),
     }).optional(),
+    locale: vine.enum(PAGE_LOCALES).optional(),
   })
 )
 
@@ -57,6 +58,7 @@ export const updateLabelValidator = vine.create(
       primary_color: primaryColor().nullable().optional(),
     }).optional(),
     custom_host: vine.string().trim().maxLength(253).use(hostnameRule()).nullable().optional(),
+    locale: vine.enum(PAGE_LOCALES).optional(),
   })
 )
 

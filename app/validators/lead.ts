@@ -3,7 +3,7 @@ import type { FieldContext } from '@vinejs/vine/types'
 import { pagination, slug, strictObject, periodBound, timestamp, uuid } from '#validators/helpers'
 import { REVIEW_DECISIONS, REVIEW_REJECTED } from '#services/leads/lead_review_service'
 import { REASON_CODES } from '#services/quality/types'
-import { CHANNELS } from '#services/intake/intake_service'
+import { CHANNELS } from '#services/intake/delivery_methods'
 
 const text = (max = 200) => vine.string().trim().maxLength(max)
 

@@ -6,6 +6,7 @@ import {
   currency,
   flag,
   integer,
+  returnWindow,
   pagination,
   slug,
   strictObject,
@@ -75,6 +76,7 @@ const ruleFields = {
   priority: integer().range([-1_000_000, 1_000_000]).optional(),
   weight: integer().range([1, 1000]).optional(),
   enabled: flag().optional(),
+  return_window_hours: returnWindow().nullable().optional(),
 }
 
 export const createRoutingRuleValidator = vine.create(

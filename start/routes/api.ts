@@ -14,6 +14,7 @@ const UsersController = () => import('#controllers/users_controller')
 const InvitationResendsController = () => import('#controllers/invitation_resends_controller')
 const LeadsController = () => import('#controllers/leads_controller')
 const RequestsController = () => import('#controllers/requests_controller')
+const UploadsController = () => import('#controllers/uploads_controller')
 const AuditLogsController = () => import('#controllers/audit_logs_controller')
 const AccessLogsController = () => import('#controllers/access_logs_controller')
 
@@ -114,6 +115,19 @@ router
           .get('requests/:id', [RequestsController, 'show'])
           .where('id', uuid)
           .as('requests.show')
+
+        // Uploads (CSV, JSON Lines): the file streams in, validation and acceptance run in the worker.
+        router.post('uploads', [UploadsController, 'store']).as('uploads.store')
+        router.get('uploads', [UploadsController, 'index']).as('uploads.index')
+        router.get('uploads/:id', [UploadsController, 'show']).where('id', uuid).as('uploads.show')
+        router
+          .get('uploads/:id/rows', [UploadsController, 'rows'])
+          .where('id', uuid)
+          .as('uploads.rows')
+        router
+          .post('uploads/:id/accept', [UploadsController, 'accept'])
+          .where('id', uuid)
+          .as('uploads.accept')
 
         router.get('audit-logs', [AuditLogsController, 'index']).as('audit_logs.index')
         router.get('access-logs', [AccessLogsController, 'index']).as('access_logs.index')

@@ -115,7 +115,7 @@ test.group('README walkthrough', (group) => {
         status: ctx.response.getStatus(),
       })
     emitter.on('http:request_completed', record)
-    let last = { stdout: '' }
+    let verified = { stdout: '' }
     try {
       for (const [index, block] of blocks.entries()) {
         answers.length = 0
@@ -134,7 +134,7 @@ test.group('README walkthrough', (group) => {
         )
         const unexpected = statuses.filter((s) => s >= 400 && !block.statuses.includes(s))
         assert.deepEqual(unexpected, [], `an error the README does not show: ${where}`)
-        last = run
+        if (block.script.includes('/v1/audit-logs/verify')) verified = run
       }
     } finally {
       emitter.off('http:request_completed', record)
@@ -144,7 +144,15 @@ test.group('README walkthrough', (group) => {
     const fact = await db.from('lead_facts').where('lead_id', state.LEAD_ID).firstOrFail()
     assert.equal(fact.status, 'matched')
     assert.equal(fact.buyer_id, state.BUYER_ID)
-    const verification = JSON.parse(last.stdout)
+    const verification = JSON.parse(verified.stdout)
     assert.deepInclude(verification, { lead_id: state.LEAD_ID, valid: true, broken_at: null })
+
+    // The consumer's submission on the hosted form is a lead of the publisher, with the page's wording.
+    const formLead = await db
+      .from('lead_facts')
+      .where('publisher_id', state.PUBLISHER_ID)
+      .where('channel', 'form')
+      .firstOrFail()
+    assert.include(['accepted', 'matched'], formLead.status)
   }).timeout(180_000)
 })

@@ -6,11 +6,12 @@ import AccessLogService from '#services/access/access_log_service'
 import { transaction } from '#services/sql/transaction'
 import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
 
-export type CreateBuyerInput = { name: string; contact_email: string }
+export type CreateBuyerInput = { name: string; contact_email: string; return_window_hours?: number }
 export type UpdateBuyerInput = {
   name?: string
   contact_email?: string
   status?: Buyer['status']
+  return_window_hours?: number
 }
 
 @inject()
@@ -20,7 +21,12 @@ export default class BuyerService {
   async create(principal: Principal, input: CreateBuyerInput) {
     return transaction(async (trx) => {
       const buyer = await Buyer.create(
-        { name: input.name, contactEmail: input.contact_email, status: 'active' },
+        {
+          name: input.name,
+          contactEmail: input.contact_email,
+          status: 'active',
+          returnWindowHours: input.return_window_hours ?? 168,
+        },
         { client: trx }
       )
       await this.accessLog.record(
@@ -74,6 +80,9 @@ export default class BuyerService {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.contact_email !== undefined ? { contactEmail: input.contact_email } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
+        ...(input.return_window_hours !== undefined
+          ? { returnWindowHours: input.return_window_hours }
+          : {}),
       })
       await buyer.save()
       await this.accessLog.record(

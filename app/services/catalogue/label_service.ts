@@ -8,12 +8,22 @@ import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
 import { transaction } from '#services/sql/transaction'
 import { isUniqueViolation } from '#services/sql/unique_violation'
 
-export type CreateLabelInput = { slug: string; name: string; branding?: Branding }
+/** The languages a label's hosted pages speak (resources/lang/<locale>/). */
+export const PAGE_LOCALES = ['en', 'de', 'fr', 'nl', 'es'] as const
+export type PageLocale = (typeof PAGE_LOCALES)[number]
+
+export type CreateLabelInput = {
+  slug: string
+  name: string
+  branding?: Branding
+  locale?: PageLocale
+}
 /** A null removes what it names: a branding entry, or the label's own host. */
 export type UpdateLabelInput = {
   name?: string
   branding?: { logo_url?: string | null; primary_color?: string | null }
   custom_host?: string | null
+  locale?: PageLocale
 }
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
@@ -53,7 +63,12 @@ export default class LabelService {
     try {
       return await transaction(async (trx) => {
         const label = await Label.create(
-          { slug: input.slug, name: input.name, branding: input.branding ?? {} },
+          {
+            slug: input.slug,
+            name: input.name,
+            branding: input.branding ?? {},
+            locale: input.locale ?? 'en',
+          },
           { client: trx }
         )
         await this.accessLog.record(
@@ -108,6 +123,7 @@ export default class LabelService {
         if (input.branding !== undefined)
           label.branding = mergedBranding(label.branding, input.branding)
         if (host !== undefined) label.customHost = host
+        if (input.locale !== undefined) label.locale = input.locale
         await label.save()
         await this.accessLog.record(
           principal.actor,

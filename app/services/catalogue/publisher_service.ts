@@ -8,6 +8,7 @@ import ApiProblem from '#exceptions/api_problem'
 import AccessLogService from '#services/access/access_log_service'
 import TenancyService from '#services/platform/tenancy_service'
 import InvitationService from '#services/access/invitation_service'
+import FormService from '#services/forms/form_service'
 import { type PageRequest, paginate, paginateSorted } from '#services/sql/cursor_pagination'
 import { containing } from '#services/sql/like_pattern'
 import { transaction } from '#services/sql/transaction'
@@ -49,7 +50,8 @@ export default class PublisherService {
   constructor(
     protected tenancy: TenancyService,
     protected invitations: InvitationService,
-    protected accessLog: AccessLogService
+    protected accessLog: AccessLogService,
+    protected forms: FormService
   ) {}
 
   /**
@@ -147,7 +149,8 @@ export default class PublisherService {
   /**
    * Going live is gated: a publisher that never was live must have
    * confirmed its current quality rules (409 `rules_not_confirmed`); one
-   * that was live before and is paused may resume.
+   * that was live before and is paused may resume. Choosing forms as a
+   * delivery method sets up a first form when it has none.
    */
   async update(principal: Principal, publisher: Publisher, input: UpdatePublisherInput) {
     const fields = Object.keys(input)
@@ -175,6 +178,9 @@ export default class PublisherService {
         { details: { fields, ...(input.status ? { status: input.status } : {}) }, trx }
       )
     })
+    if (input.delivery_methods?.includes('form')) {
+      await this.forms.ensureStarterForm(principal, publisher)
+    }
     return publisher
   }
 }

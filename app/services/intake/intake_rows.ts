@@ -82,6 +82,7 @@ function consentOf(input: LeadInput) {
     text: input.consent?.text ?? null,
     timestamp: input.consent?.timestamp ? new Date(input.consent.timestamp).toISOString() : null,
     ip: input.consent?.ip ?? null,
+    ...(input.consent?.version_id ? { version_id: input.consent.version_id } : {}),
   }
 }
 

@@ -26,10 +26,8 @@ import { GroupCommit } from '#services/sql/group_commit'
 import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
 import { enqueueRouting } from '#services/routing/routing_queue'
 import { publisherBySlug } from '#services/catalogue/publisher_directory'
+import { type Channel, assertDeliveryMethod } from '#services/intake/delivery_methods'
 
-/** How a lead arrived; lists filter on it. */
-export const CHANNELS = ['api', 'request', 'form', 'upload'] as const
-export type Channel = (typeof CHANNELS)[number]
 export type Submission = {
   channel: Channel
   idempotency?: { key: string; digest: string }
@@ -56,6 +54,8 @@ type Pending = {
   started: number
 }
 type EvaluatedLead = Pending & DecidedLead
+/** The caller's own writes in a batch's transaction, given the batch's answers (recordBatch). */
+export type Alongside = (trx: TransactionClientContract, answers: Answer[]) => Promise<void>
 /** Leads of one publisher and environment that arrive together are written together. */
 const groups = new GroupCommit<Pending, Answer>(intakeConfig.groupCommit)
 
@@ -77,6 +77,7 @@ export default class IntakeService {
 
   async submit(principal: Principal, input: LeadInput, submission: Submission): Promise<Answer> {
     const publisher = await this.publisherFor(principal, input.publisher)
+    assertDeliveryMethod(publisher, submission.channel)
     const pending: Pending = { principal, publisher, input, submission, started: performance.now() }
     // An idempotent request goes alone: a concurrent twin must wait on its commit, not share its transaction.
     if (submission.idempotency && principal.credentialId) {
@@ -88,8 +89,11 @@ export default class IntakeService {
     )
   }
 
-  /** Leads of one publisher and environment, in one transaction; answers in the same order. */
-  private async record(items: Pending[]) {
+  /**
+   * Leads of one publisher and environment, in one transaction; answers in the same order.
+   * `alongside` writes the caller's own rows in that transaction (see recordBatch).
+   */
+  private async record(items: Pending[], alongside?: Alongside) {
     const { publisher, principal } = items[0]
     const now = new Date()
     const normalised = items.map((item) => normaliseLead(item.input, publisher.country))
@@ -105,7 +109,11 @@ export default class IntakeService {
           principal.environment,
           now
         ),
-      (trx, screen) => this.recordWithin(trx, items, { now, normalised, screen })
+      async (trx, screen) => {
+        const recorded = await this.recordWithin(trx, items, { now, normalised, screen })
+        await alongside?.(trx, recorded)
+        return recorded
+      }
     )
     // Routing starts after the commit; if Redis is away, the routing sweeper finds the leads in Postgres.
     const routable = answers
@@ -225,5 +233,29 @@ export default class IntakeService {
       ...(events ? [events.insert, this.outbox.endpointsFor(events.published)] : []),
     ])
     if (events) await this.outbox.deliver(trx, events, written as SubscribedEndpoint[])
+  }
+
+  /**
+   * Leads prepared elsewhere (the rows of an upload), all for one publisher
+   * and the principal's environment, recorded as one group in one
+   * transaction, with `alongside` writing the caller's own rows in it (an
+   * upload row's `lead_id`): a lead and the caller's record of it commit
+   * together or not at all. No group commit with other arrivals and no
+   * idempotency keys: the caller batches, and its own rows say what is done.
+   * Accepted live leads are queued for routing after the commit, as for any lead.
+   */
+  async recordBatch(
+    principal: Principal,
+    publisher: Publisher,
+    inputs: LeadInput[],
+    submission: Submission,
+    alongside: Alongside
+  ): Promise<Answer[]> {
+    if (inputs.length === 0) return []
+    const started = performance.now()
+    return this.record(
+      inputs.map((input) => ({ principal, publisher, input, submission, started })),
+      alongside
+    )
   }
 }

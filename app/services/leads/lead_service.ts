@@ -5,7 +5,7 @@ import Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import TenancyService from '#services/platform/tenancy_service'
-import type { Channel } from '#services/intake/intake_service'
+import type { Channel } from '#services/intake/delivery_methods'
 import { paginate, type PageRequest } from '#services/sql/cursor_pagination'
 import { complianceConditions } from '#services/access/compliance_scope'
 import {

@@ -26,6 +26,8 @@ export type LeadInput = {
     text?: string | null
     timestamp?: string | Date | null
     ip?: string | null
+    /** The hosted form's consent wording version the text is (forms only; never sent by a client). */
+    version_id?: string | null
   } | null
   attributes?: Record<string, AttributeValue> | null
 }

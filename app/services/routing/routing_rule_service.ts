@@ -24,6 +24,7 @@ export type RoutingRuleInput = {
   priority?: number
   weight?: number
   enabled?: boolean
+  return_window_hours?: number | null
 }
 
 export type RoutingRulePatch = Partial<RoutingRuleInput>
@@ -53,6 +54,7 @@ export default class RoutingRuleService {
           priority: input.priority ?? 0,
           weight: input.weight ?? 1,
           enabled: input.enabled ?? true,
+          returnWindowHours: input.return_window_hours ?? null,
         },
         { client: trx }
       )
@@ -84,6 +86,9 @@ export default class RoutingRuleService {
         ...(patch.priority !== undefined ? { priority: patch.priority } : {}),
         ...(patch.weight !== undefined ? { weight: patch.weight } : {}),
         ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+        ...(patch.return_window_hours !== undefined
+          ? { returnWindowHours: patch.return_window_hours }
+          : {}),
       })
       await rule.save()
       await this.log(principal, 'routing_rule.updated', rule, trx, { fields })

@@ -11,6 +11,7 @@ import AuditChainService, {
 import RoutingRuleBook, { RULES_VERSION_SQL, type ActiveRule } from '#services/routing/rule_book'
 import { CapLedger, isCapped } from '#services/routing/caps'
 import { matchFoundData } from '#services/routing/match_event'
+import { ledgerInsert, saleMovement } from '#services/money/ledger'
 import {
   type RoutableLead,
   rankCandidates,
@@ -255,6 +256,7 @@ function matchedLeadsAndFacts(matches: Match[]): Part[] {
       ['price_cents', 'int'],
       ['payout_cents', 'int'],
       ['currency', 'text'],
+      ['window_hours', 'int'],
       ['at', 'timestamptz'],
     ],
     matches.map(({ offer, rule }) => ({
@@ -264,9 +266,22 @@ function matchedLeadsAndFacts(matches: Match[]): Part[] {
       price_cents: rule.priceCents,
       payout_cents: rule.payoutCents,
       currency: rule.currency,
+      window_hours: rule.returnWindowHours,
       at: offer.now,
     }))
   )
+  // The sale is booked with the match, pending until the buyer's return window closes.
+  const rows = matches.flatMap(({ offer, rule }) =>
+    saleMovement({
+      leadId: offer.fact.lead_id,
+      publisherId: offer.fact.publisher_id,
+      buyerId: rule.buyerId,
+      priceCents: rule.priceCents,
+      payoutCents: rule.payoutCents,
+      currency: rule.currency,
+    })
+  )
+  const ledger = rows.length ? ledgerInsert(rows) : null
   return [
     rawPart(
       `UPDATE leads l SET status = 'matched', updated_at = v.at FROM ${sold.from} WHERE l.id = v.lead_id`,
@@ -276,10 +291,12 @@ function matchedLeadsAndFacts(matches: Match[]): Part[] {
       `UPDATE public.lead_facts f SET status = 'matched', buyer_id = v.buyer_id,
          routing_rule_id = v.rule_id, price_cents = v.price_cents, payout_cents = v.payout_cents,
          currency = v.currency, matched_at = v.at, routed_at = v.at, unsold_reason = NULL,
+         settlement = 'pending', settles_at = v.at + make_interval(hours => v.window_hours),
          updated_at = v.at
        FROM ${sold.from} WHERE f.lead_id = v.lead_id`,
       sold.bindings
     ),
+    ...(ledger ? [ledger] : []),
   ]
 }
 

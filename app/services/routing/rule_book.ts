@@ -12,6 +12,8 @@ export type ActiveRule = {
   priceCents: number
   payoutCents: number
   currency: string
+  /** How long the buyer may return a lead sold by this rule (the rule's, else its buyer's). */
+  returnWindowHours: number
   caps: Caps
   schedule: WeeklySchedule | null
   priority: number
@@ -62,7 +64,11 @@ export default class RoutingRuleBook {
       .join('buyers as b', 'b.id', 'r.buyer_id')
       .where('r.enabled', true)
       .where('b.status', 'active')
-      .select('r.*', db.raw('greatest(r.updated_at, b.updated_at) AS changed_at'))
+      .select(
+        'r.*',
+        db.raw('greatest(r.updated_at, b.updated_at) AS changed_at'),
+        db.raw('coalesce(r.return_window_hours, b.return_window_hours) AS window_hours')
+      )
       // A stable order (ids are time-ordered), so a seeded random source replays the same choices.
       .orderBy('r.id')
     return {
@@ -76,6 +82,7 @@ export default class RoutingRuleBook {
         priceCents: row.price_cents,
         payoutCents: row.payout_cents,
         currency: row.currency,
+        returnWindowHours: row.window_hours,
         caps: row.caps ?? {},
         schedule: row.schedule ?? null,
         priority: row.priority,

@@ -19,7 +19,7 @@ export class InvalidEventPayload extends Error {
 }
 
 const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true })
-addFormats(ajv, ['uuid', 'date-time', 'uri'])
+addFormats(ajv, ['uuid', 'date-time', 'date', 'uri'])
 
 /** Compiled once at load: the registry of every event type Leadgate sends. */
 const validators = new Map<string, ValidateFunction>(

@@ -132,21 +132,44 @@ export const EVENT_DATA_SCHEMAS: Record<string, JsonSchema> = {
     ['lead_id', 'buyer_id', 'status', 'contact', 'provenance', 'consent'],
     'Routing matched the lead to a buyer; the buyer receives the lead itself.'
   ),
-  PayoutProcessedData: object(
-    {
-      payout_id: id,
-      publisher_id: id,
-      lead_id: nullable(id),
-      amount_cents: cents,
-      currency,
-      lead_count: { type: 'integer', minimum: 0 },
-      period_start: nullable(timestamp),
-      period_end: nullable(timestamp),
-      processed_at: timestamp,
-    },
-    ['payout_id', 'publisher_id', 'amount_cents', 'currency', 'processed_at'],
-    'A payout was completed and booked in the audit trail.'
-  ),
+  PayoutProcessedData: {
+    description:
+      'Money became final and was booked in the audit trail: `buyer_acceptance` when a return window ' +
+      "closed without a dispute (to the buyer's endpoints), `publisher_payout` when a payout was paid " +
+      "(to the publisher's endpoints).",
+    oneOf: [
+      object(
+        {
+          kind: { type: 'string', const: 'buyer_acceptance' },
+          lead_id: id,
+          buyer_id: id,
+          amount_cents: { ...cents, description: "The buyer's price, now final." },
+          currency,
+          provenance: provenance(),
+          consent: object({ given: { type: 'boolean' }, timestamp: nullable(timestamp) }),
+          accepted_at: timestamp,
+        },
+        undefined,
+        'The return window of a lead sold to this buyer closed without a dispute.'
+      ),
+      object(
+        {
+          kind: { type: 'string', const: 'publisher_payout' },
+          payout_id: id,
+          publisher_id: id,
+          amount_cents: { type: 'integer', description: 'What was paid, net of clawbacks.' },
+          currency,
+          lead_count: { type: 'integer', minimum: 0 },
+          period_start: nullable({ type: 'string', format: 'date' }),
+          period_end: { type: 'string', format: 'date' },
+          reference: text(200),
+          processed_at: timestamp,
+        },
+        undefined,
+        "A payout to this publisher was paid; its leads are now paid_out."
+      ),
+    ],
+  },
   DisputeData: object(
     {
       dispute_id: id,

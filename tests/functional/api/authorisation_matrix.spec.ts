@@ -92,6 +92,21 @@ const MATRIX: Record<string, Access> = {
   reviewLead: OPERATOR,
   submitRequest: { may: ['operator', 'publisher'], refused: ['publisher B'], sandbox: true },
   getRequest: ANYONE,
+  // Publishers deliver in bulk (their own, in their environment); the operator for any publisher.
+  createUpload: { ...PUBLISHER, sandbox: true },
+  listUploads: PUBLISHER,
+  getUpload: PUBLISHER,
+  listUploadRows: PUBLISHER,
+  acceptUpload: { ...PUBLISHER, sandbox: true },
+  // Forms are a publisher's configuration: its own, live credentials only; the operator any.
+  listForms: PUBLISHER,
+  createForm: PUBLISHER,
+  getForm: PUBLISHER,
+  updateForm: PUBLISHER,
+  // Settlement is the publisher's own and the operator's; a label's settlement rules the operator's.
+  getSettlement: PUBLISHER,
+  getSettlementPolicy: OPERATOR,
+  replaceSettlementPolicy: OPERATOR,
   exportAuditLogs: ANYONE,
   // Without a lead id it verifies the whole log: the operator's alone.
   verifyAuditLog: OPERATOR,
@@ -224,6 +239,27 @@ async function buildWorld(client: any) {
   const lead = (
     await client.post('/v1/leads').bearerToken(keyA).json(leadBody(publisherA.slug))
   ).body().id as string
+  publisherA.merge({ deliveryMethods: ['api', 'upload'] })
+  await publisherA.save()
+  const upload = (
+    await client
+      .post('/v1/uploads')
+      .bearerToken(keyA)
+      .file('file', Buffer.from('email,phone\r\nmatrix@example.nl,+31612345678\r\n'), {
+        filename: 'matrix.csv',
+      })
+  ).body().id as string
+  const form = (
+    await client
+      .post('/v1/forms')
+      .bearerToken(keyA)
+      .json({
+        slug: unique('matrix-form'),
+        title: 'Matrix',
+        fields: [{ name: 'email', label: 'E-mail', required: true }],
+        consent_text: 'I agree that the matrix may e-mail me about this test.',
+      })
+  ).body().id as string
   const [delivery] = (
     await client.get(`/v1/webhook-endpoints/${endpoint}/deliveries`).bearerToken(keyA)
   ).body().data
@@ -244,6 +280,8 @@ async function buildWorld(client: any) {
     if (path.startsWith('/v1/oauth-clients/')) return oauthClient.id
     if (path.startsWith('/v1/users/')) return user.id
     if (path.startsWith('/v1/leads/') || path.startsWith('/v1/requests/')) return lead
+    if (path.startsWith('/v1/uploads/')) return upload
+    if (path.startsWith('/v1/forms/')) return form
     if (path.startsWith('/v1/webhook-endpoints/')) return endpoint
     if (path.startsWith('/v1/webhook-deliveries/')) return delivery.id as string
     if (path.startsWith('/v1/webhook-recoveries/')) return recovery

@@ -26,6 +26,7 @@ function rule(overrides: Partial<ActiveRule> = {}): ActiveRule {
     priceCents: 1000,
     payoutCents: 500,
     currency: 'EUR',
+    returnWindowHours: 168,
     caps: {},
     schedule: null,
     priority: 0,

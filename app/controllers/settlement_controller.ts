@@ -1,0 +1,16 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import SettlementService from '#services/money/settlement_service'
+import { showSettlementValidator } from '#validators/settlement'
+
+@inject()
+export default class SettlementController {
+  constructor(protected settlement: SettlementService) {}
+
+  async show({ request, principal, bouncer }: HttpContext) {
+    await bouncer.with('SettlementPolicy').authorize('view')
+    const { publisher_id: publisherId } = await request.validateUsing(showSettlementValidator)
+    const publisher = await this.settlement.publisherFor(principal, publisherId)
+    return this.settlement.settlementOf(publisher)
+  }
+}

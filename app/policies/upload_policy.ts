@@ -1,0 +1,33 @@
+import { BasePolicy } from '@adonisjs/bouncer'
+import type Principal from '#auth/principal'
+import { deny } from '#policies/operator_catalogue'
+
+/**
+ * Uploads are a publisher's way to deliver leads: its own keys and users
+ * (and the operator, for any publisher) upload with `submit`, read with
+ * `read`, and accept with `submit`. Which uploads a caller reaches (its own
+ * publisher's, in its environment) is the service's call.
+ */
+export default class UploadPolicy extends BasePolicy {
+  create(principal: Principal) {
+    return this.deliverer(principal, 'submit')
+  }
+
+  view(principal: Principal) {
+    return this.deliverer(principal, 'read')
+  }
+
+  accept(principal: Principal) {
+    return this.deliverer(principal, 'submit')
+  }
+
+  private deliverer(principal: Principal, permission: 'read' | 'submit') {
+    if (principal.kind !== 'publisher' && !principal.isOperator) {
+      return deny('publisher_only', 'Uploads are for publisher and operator credentials.')
+    }
+    return (
+      principal.can(permission) ||
+      deny('permission_missing', `This credential lacks the "${permission}" permission.`)
+    )
+  }
+}

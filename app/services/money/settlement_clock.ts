@@ -1,0 +1,58 @@
+import app from '@adonisjs/core/services/app'
+import logger from '@adonisjs/core/services/logger'
+import db from '@adonisjs/lucid/services/db'
+import locks from '@adonisjs/lock/services/main'
+import moneyConfig from '#config/money'
+import AcceptanceService from '#services/money/acceptance_service'
+import { foldLedger } from '#services/money/ledger'
+
+/**
+ * One turn of the settlement clock: every return window that has closed
+ * makes its sale final, then the ledger's new entries are folded into the
+ * maintained balances. Safe to run twice; the clock runs it every few seconds.
+ */
+export async function settleOnce(now = new Date()) {
+  const acceptance = await app.container.make(AcceptanceService)
+  let accepted = 0
+  for (;;) {
+    const batch = await acceptance.closeWindows(now, moneyConfig.acceptanceBatch)
+    accepted += batch
+    if (batch < moneyConfig.acceptanceBatch) break
+  }
+  const folded = await foldLedger(db.connection())
+  return { accepted, folded }
+}
+
+/**
+ * Runs the clock inside the worker process. Every worker may start it; a lock lets one turn
+ * run at a time across processes and the others skip that turn. Returns a function that stops
+ * the clock, waiting for a turn in progress.
+ */
+export function startSettlementClock(intervalMs = moneyConfig.tickSeconds * 1000) {
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let current: Promise<unknown> = Promise.resolve()
+
+  const tick = async () => {
+    try {
+      await locks
+        .createLock('money:settlement-clock', '5 minutes')
+        .runImmediately(() => settleOnce())
+    } catch (error) {
+      logger.error({ err: error }, 'settlement clock: turn failed; retrying at the next tick')
+    }
+  }
+  const schedule = () => {
+    if (stopped) return
+    timer = setTimeout(() => {
+      current = tick().finally(schedule)
+    }, intervalMs)
+  }
+  schedule()
+
+  return async function stop() {
+    stopped = true
+    clearTimeout(timer)
+    await current
+  }
+}

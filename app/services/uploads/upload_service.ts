@@ -1,0 +1,354 @@
+import { Readable } from 'node:stream'
+import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
+import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { stringify } from 'csv-stringify'
+import { uuidv7 } from 'uuidv7'
+import Publisher from '#models/publisher'
+import type Principal from '#auth/principal'
+import ApiProblem from '#exceptions/api_problem'
+import uploadsConfig from '#config/uploads'
+import TenancyService from '#services/platform/tenancy_service'
+import IntakeService from '#services/intake/intake_service'
+import { assertDeliveryMethod } from '#services/intake/delivery_methods'
+import { transaction } from '#services/sql/transaction'
+import { insertRows } from '#services/sql/insert_together'
+import { paginate, type PageRequest } from '#services/sql/cursor_pagination'
+import { UploadReader } from '#services/uploads/upload_reader'
+import { mappingErrors, planColumns } from '#services/uploads/upload_columns'
+import { type RawRow, type RowReason, cellsOf } from '#services/uploads/upload_row_input'
+import { enqueueUploadJob } from '#services/uploads/upload_queue'
+import type { RowOutcome, UploadRow } from '#services/uploads/upload_types'
+
+/** An upload as its owner sees it: the row, its publisher, and how its columns map. */
+export type UploadView = UploadRow & {
+  publisher: string
+  plan: ReturnType<typeof planColumns>
+  /** Rows still to become leads while accepting (valid rows, and flagged ones if chosen). */
+  to_accept: number
+}
+
+/** What the caller sent beside the file, read once the body has been received. */
+export type UploadFields = { publisher?: string; mapping?: Record<string, string | null> }
+/** Hands the file to the service as it streams in (the controller's multipart handler calls it). */
+export type FileSink = (file: {
+  stream: AsyncIterable<Buffer>
+  filename: string | null
+}) => Promise<void>
+/** Receives the request body, calling the sink for the file; answers the other fields. */
+export type UploadBody = (sink: FileSink) => Promise<UploadFields>
+
+export type RowFilters = PageRequest & { outcome?: RowOutcome }
+
+const INCOMING_COLUMNS = [
+  ['row_number', 'int'],
+  ['raw', 'jsonb'],
+] as const
+
+/**
+ * Uploads (CSV and JSON Lines): receiving a file into the publisher's
+ * schema while it streams in, showing where it stands, its rows and its
+ * report, and asking for its acceptance. Validation and acceptance run in
+ * the worker (`upload_validation.ts`, `upload_acceptance.ts`).
+ */
+@inject()
+export default class UploadService {
+  constructor(
+    protected tenancy: TenancyService,
+    protected intake: IntakeService
+  ) {}
+
+  /**
+   * Reads the body and stores the upload and its raw rows, all in one
+   * transaction: a file refused for any reason (too large, too many rows,
+   * unreadable, a mapping that does not fit, a publisher that may not
+   * upload) leaves nothing behind. The rows go to a temporary table first,
+   * because the operator names the publisher (and so the schema) in a field
+   * that may follow the file; they move to the publisher's schema at the end.
+   */
+  async receive(principal: Principal, body: UploadBody): Promise<UploadView> {
+    // A publisher's own key is known before the body: refuse a disabled delivery method at once.
+    const own = principal.kind === 'publisher' ? await this.ownPublisher(principal) : null
+    if (own) assertDeliveryMethod(own, 'upload')
+
+    const upload = await transaction(async (trx) => {
+      await trx.rawQuery(
+        'CREATE TEMPORARY TABLE incoming_upload_rows (row_number int, raw jsonb) ON COMMIT DROP'
+      )
+      let reader: UploadReader | null = null
+      const fields = await body(async ({ stream, filename }) => {
+        if (reader) {
+          throw ApiProblem.unprocessable([
+            { field: 'file', code: 'one_file', message: 'Send one file per upload.' },
+          ])
+        }
+        reader = new UploadReader(stream, filename)
+        await this.writeIncoming(trx, reader)
+      })
+      if (!reader) {
+        throw ApiProblem.unprocessable([
+          {
+            field: 'file',
+            code: 'required',
+            message: 'Send the CSV or JSON Lines file as the multipart field "file".',
+          },
+        ])
+      }
+      const publisher = await this.publisherOf(principal, own, fields.publisher)
+      return this.store(trx, principal, publisher, reader, fields.mapping)
+    })
+    await enqueueUploadJob('validate', upload.id, upload.publisher_id)
+    return upload
+  }
+
+  private async writeIncoming(trx: TransactionClientContract, reader: UploadReader) {
+    let batch: Record<string, unknown>[] = []
+    let number = 0
+    const flush = async () => {
+      if (batch.length === 0) return
+      await trx.rawQuery(
+        insertRows('incoming_upload_rows', INCOMING_COLUMNS, batch).toSQL().sql,
+        batch.flatMap((row) => [row.row_number, row.raw]) as any[]
+      )
+      batch = []
+    }
+    for await (const raw of reader.rows()) {
+      batch.push({ row_number: ++number, raw: JSON.stringify(raw) })
+      if (batch.length >= uploadsConfig.receiveBatch) await flush()
+    }
+    await flush()
+  }
+
+  private async ownPublisher(principal: Principal) {
+    const publisher = await Publisher.query()
+      .where('id', principal.publisherId ?? '')
+      .preload('label')
+      .first()
+    if (!publisher) throw ApiProblem.forbidden('publisher_only', 'This key has no publisher.')
+    return publisher
+  }
+
+  /** The publisher the upload is for: the key's own; the operator names one (`publisher`). */
+  private async publisherOf(principal: Principal, own: Publisher | null, slug?: string) {
+    if (!own && !slug) {
+      throw ApiProblem.unprocessable([
+        {
+          field: 'publisher',
+          code: 'required',
+          message: 'Name the publisher (its slug) the upload is for in the field "publisher".',
+        },
+      ])
+    }
+    const publisher = await this.intake.publisherFor(principal, slug ?? own!.slug)
+    assertDeliveryMethod(publisher, 'upload')
+    return publisher
+  }
+
+  private async store(
+    trx: TransactionClientContract,
+    principal: Principal,
+    publisher: Publisher,
+    reader: UploadReader,
+    mapping: Record<string, string | null> | undefined
+  ) {
+    const errors = mapping ? mappingErrors(reader.columns, mapping) : []
+    if (errors.length > 0)
+      throw ApiProblem.unprocessable(errors, 'The mapping does not fit the file.')
+    await this.tenancy.enter(trx, publisher)
+    const id = uuidv7()
+    const now = new Date()
+    await trx.rawQuery(
+      `INSERT INTO uploads (id, publisher_id, environment, status, format, filename, encoding,
+         delimiter, bytes, columns, requested_mapping, created_by, row_count, created_at, updated_at)
+       VALUES (?, ?, ?, 'validating', ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?)`,
+      [
+        id,
+        publisher.id,
+        principal.environment,
+        reader.format,
+        reader.filename?.slice(0, 255) ?? null,
+        reader.encoding,
+        reader.delimiter,
+        reader.bytes,
+        JSON.stringify(reader.columns),
+        mapping ? JSON.stringify(mapping) : null,
+        principal.actor,
+        reader.rowCount,
+        now,
+        now,
+      ] as any[]
+    )
+    await trx.rawQuery(
+      'INSERT INTO upload_rows (upload_id, row_number, raw) SELECT ?, row_number, raw FROM incoming_upload_rows',
+      [id]
+    )
+    const [row] = (await trx.from('uploads').where('id', id)) as UploadRow[]
+    return this.view(row, publisher)
+  }
+
+  /** One upload, as its owner sees it; another owner's, or one of the other environment, is 404. */
+  async find(principal: Principal, id: string): Promise<UploadView> {
+    const { publisher } = await this.locate(principal, id)
+    const row = await this.tenancy.run(publisher, async (trx) => {
+      const [found] = await trx.from('uploads').where('id', id)
+      return found as UploadRow
+    })
+    return this.view(row, publisher)
+  }
+
+  /**
+   * Where an upload lives: a publisher's own schema, or for the operator
+   * whichever publisher's schema holds the id (one statement over them all).
+   */
+  private async locate(principal: Principal, id: string) {
+    const candidates =
+      principal.kind === 'publisher'
+        ? await Publisher.query()
+            .where('id', principal.publisherId ?? '')
+            .preload('label')
+        : principal.isOperator
+          ? await Publisher.query().preload('label')
+          : []
+    const found = candidates.length
+      ? await db.rawQuery(
+          candidates
+            .map(
+              (candidate) =>
+                `SELECT ?::uuid AS publisher_id FROM "${candidate.schemaName}".uploads WHERE id = ? AND environment = ?`
+            )
+            .join(' UNION ALL '),
+          candidates.flatMap((candidate) => [candidate.id, id, principal.environment])
+        )
+      : { rows: [] }
+    const publisherId = found.rows[0]?.publisher_id
+    const publisher = candidates.find((candidate) => candidate.id === publisherId)
+    if (!publisher) throw ApiProblem.notFound('upload')
+    return { publisher }
+  }
+
+  async view(row: UploadRow, publisher: Publisher): Promise<UploadView> {
+    const plan = planColumns(row.columns, row.requested_mapping ?? {})
+    const toAccept =
+      row.status === 'accepting' || row.status === 'accepted'
+        ? row.accepted_rows + (row.include_flagged ? row.flagged_rows : 0)
+        : 0
+    return { ...row, publisher: publisher.slug, plan, to_accept: toAccept }
+  }
+
+  /** A page of the upload's rows in file order, optionally of one outcome. */
+  async rows(principal: Principal, id: string, filters: RowFilters) {
+    const { publisher } = await this.locate(principal, id)
+    return this.tenancy.run(publisher, async (trx) => {
+      const query = trx
+        .from('upload_rows')
+        .select('row_number as id', 'outcome', 'reasons', 'lead_id', 'lead_status')
+        .where('upload_id', id)
+      if (filters.outcome) query.where('outcome', filters.outcome)
+      return paginate(
+        query as any,
+        { ...filters, order: 'asc' },
+        'row_number',
+        'bigint'
+      ) as Promise<{
+        data: {
+          id: number
+          outcome: RowOutcome | null
+          reasons: RowReason[] | null
+          lead_id: string | null
+          lead_status: string | null
+        }[]
+        nextCursor: string | null
+      }>
+    })
+  }
+
+  /**
+   * The report as CSV, streamed page by page: per row its number, outcome,
+   * reasons and lead, then the cells of the file as read. A cell a
+   * spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first)
+   * is written with a leading `'`, so the report can be opened safely.
+   */
+  async report(principal: Principal, id: string, outcome?: RowOutcome): Promise<Readable> {
+    const { publisher } = await this.locate(principal, id)
+    const columns = await this.tenancy.run(publisher, async (trx) => {
+      const [found] = await trx.from('uploads').where('id', id).select('columns')
+      return found.columns as string[]
+    })
+    const tenancy = this.tenancy
+    const pageSize = 2000
+    async function* records() {
+      yield ['row', 'outcome', 'reasons', 'lead_id', 'lead_status', ...columns]
+      let after = 0
+      for (;;) {
+        const page = (await tenancy.run(publisher, (trx) => {
+          const query = trx
+            .from('upload_rows')
+            .select('row_number', 'outcome', 'reasons', 'lead_id', 'lead_status', 'raw')
+            .where('upload_id', id)
+            .where('row_number', '>', after)
+            .orderBy('row_number')
+            .limit(pageSize)
+          if (outcome) query.where('outcome', outcome)
+          return query
+        })) as {
+          row_number: number
+          outcome: string | null
+          reasons: RowReason[] | null
+          lead_id: string | null
+          lead_status: string | null
+          raw: RawRow
+        }[]
+        for (const row of page) {
+          yield [
+            row.row_number,
+            row.outcome ?? 'pending',
+            (row.reasons ?? [])
+              .map((reason) => `${reason.code}${reason.field ? ` (${reason.field})` : ''}`)
+              .join('; '),
+            row.lead_id ?? '',
+            row.lead_status ?? '',
+            ...(typeof row.raw === 'string'
+              ? [row.raw]
+              : cellsOf(row.raw, columns).map((cell) => cell ?? '')),
+          ]
+        }
+        if (page.length < pageSize) return
+        after = page[page.length - 1].row_number
+      }
+    }
+    return Readable.from(records()).pipe(stringify({ escape_formulas: true }))
+  }
+
+  /**
+   * Asks for the valid rows (and the flagged ones with `includeFlagged`) to
+   * become leads; the worker does it. Asking again is harmless: rows that
+   * are leads already are skipped.
+   */
+  async accept(principal: Principal, id: string, includeFlagged: boolean) {
+    const { publisher } = await this.locate(principal, id)
+    const row = await this.tenancy.run(publisher, async (trx) => {
+      const [current] = (await trx.from('uploads').where('id', id).forUpdate()) as UploadRow[]
+      if (current.status === 'validating') {
+        throw ApiProblem.conflict(
+          'upload_not_validated',
+          'The upload is still being validated: accept it once its status is "validated" (GET /v1/uploads/{id}).'
+        )
+      }
+      const [updated] = (await trx
+        .from('uploads')
+        .where('id', id)
+        .update({
+          status: 'accepting',
+          include_flagged: includeFlagged || current.include_flagged,
+          accepted_by: principal.actor,
+          accept_requested_at: new Date(),
+          accepted_at: null,
+          updated_at: new Date(),
+        })
+        .returning('*')) as UploadRow[]
+      return updated
+    })
+    await enqueueUploadJob('accept', id, publisher.id)
+    return this.view(row, publisher)
+  }
+}

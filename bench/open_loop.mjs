@@ -1,0 +1,78 @@
+// The open-model load loop the benchmarks share (bench/intake_load.mjs, bench/forms_load.mjs).
+import http from 'node:http'
+
+export function percentiles(latencies) {
+  latencies.sort((a, b) => a - b)
+  const pct = (p) =>
+    latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? null
+  return { p50_ms: pct(50), p95_ms: pct(95), p99_ms: pct(99) }
+}
+
+/**
+ * A fixed rate as an open model: one request every 1/rate s, whether or not
+ * earlier ones were answered, each timed from the moment it was due (so a
+ * stalled server shows in the latencies instead of slowing the sender).
+ * autocannon's own rate sends each connection's share at the start of
+ * every second, i.e. one burst per second, which measures bursts instead.
+ * `next()` gives each request: `{ path, method, headers, body }`; `success`
+ * is the status counted as throughput.
+ */
+export function openLoop(baseUrl, options, next, success) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections })
+  const total = Math.round(options.rate * options.duration)
+  const latencies = []
+  const statuses = {}
+  let errors = 0
+  let settled = 0
+  return new Promise((resolve) => {
+    const start = performance.now()
+    let due = 0
+    const finish = () => {
+      agent.destroy()
+      const seconds = (performance.now() - start) / 1000
+      resolve({
+        mode: options.name,
+        connections: options.connections,
+        target_rate: options.rate,
+        duration_s: options.duration,
+        requests: latencies.length,
+        statuses,
+        accepted_per_s: (statuses[String(success)] ?? 0) / seconds,
+        answered_per_s: latencies.length / seconds,
+        ...percentiles(latencies),
+        errors,
+        timeouts: 0,
+      })
+    }
+    const send = (dueAt) => {
+      const { path, method, headers, body } = next()
+      const request = http.request(new URL(path, baseUrl), {
+        method,
+        agent,
+        headers: { ...headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) },
+      })
+      request.on('response', (response) => {
+        response.resume()
+        response.on('end', () => {
+          statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1
+          latencies.push(performance.now() - dueAt)
+          if (++settled === total) finish()
+        })
+      })
+      request.on('error', () => {
+        errors++
+        if (++settled === total) finish()
+      })
+      request.end(body)
+    }
+    const tick = () => {
+      const now = performance.now()
+      while (due < total && start + (due * 1000) / options.rate <= now) {
+        send(start + (due * 1000) / options.rate)
+        due++
+      }
+      if (due < total) setTimeout(tick, 1)
+    }
+    tick()
+  })
+}

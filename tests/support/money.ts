@@ -1,0 +1,41 @@
+import db from '@adonisjs/lucid/services/db'
+import type { ApiClient } from '@japa/api-client'
+import Buyer from '#models/buyer'
+import { createBuyer, createKey } from '#tests/support/fixtures'
+import {
+  acceptedLead,
+  createRule,
+  route,
+  routingPublisher,
+} from '#tests/functional/routing/routing_support'
+
+/**
+ * A lead sold to a fresh buyer by a rule of its own: the buyer's return window, the price and
+ * the payout as asked. Answers the lead, its publisher (and key), the buyer (and a read key).
+ */
+export async function soldLead(
+  client: ApiClient,
+  options: { priceCents?: number; payoutCents?: number; windowHours?: number } = {}
+) {
+  const world = await routingPublisher()
+  const buyer = await createBuyer()
+  if (options.windowHours !== undefined) {
+    await Buyer.query().where('id', buyer.id).update({ returnWindowHours: options.windowHours })
+  }
+  await createRule({
+    buyerId: buyer.id,
+    publisherIds: [world.publisher.id],
+    priceCents: options.priceCents ?? 2500,
+    payoutCents: options.payoutCents ?? 1800,
+  })
+  const leadId = await acceptedLead(client, world)
+  const outcome = await route(leadId)
+  if (outcome.outcome !== 'matched') throw new Error(`lead not sold: ${JSON.stringify(outcome)}`)
+  const { secret: buyerKey } = await createKey({ buyerId: buyer.id, permissions: ['read'] })
+  return { ...world, leadId, buyer, buyerKey }
+}
+
+/** The ledger rows of one lead, oldest first. */
+export function ledgerOf(leadId: string) {
+  return db.from('ledger_entries').where('lead_id', leadId).orderBy('id')
+}
