@@ -38,7 +38,7 @@ export default defineConfig({
     () => import('#providers/plugin_provider'),
     () => import('#providers/queue_provider'),
     () => import('@adonisjs/i18n/i18n_provider'),
-    () => import('@adonisjs/lock/lock_provider')
+    () => import('@adonisjs/lock/lock_provider'),
   ],
 
   preloads: [() => import('#start/routes'), () => import('#start/kernel')],

@@ -27,8 +27,9 @@ const bodyParserConfig = defineConfig({
   multipart: {
     autoProcess: true,
     convertEmptyStringsToNull: true,
-    // Uploads are read as they stream in (UploadsController), never parked in the temp folder.
-    processManually: ['/v1/uploads'],
+    // Uploads and a dispute's attachments are read as they stream in (UploadsController,
+    // DisputesController), never parked in the temp folder.
+    processManually: ['/v1/uploads', '/v1/disputes/:id/responses'],
     limit: '20mb',
     types: ['multipart/form-data'],
   },

@@ -15,12 +15,20 @@ const uploadsConfig = {
   maxColumns: 200,
   /** Characters one record may span; a longer one (an unclosed quote, say) refuses the file. */
   maxRecordChars: 256 * 1024,
-  /** Raw rows written to the publisher's schema per INSERT while the file streams in. */
+  /** Raw rows written to the publisher's schema per INSERT (one JSON parameter) while the file streams in. */
   receiveBatch: 1000,
-  /** Rows judged per transaction while validating. */
-  validateBatch: env.get('UPLOAD_VALIDATE_BATCH') ?? 500,
-  /** Rows turned into leads per transaction (one intake group commit) while accepting. */
-  acceptBatch: env.get('UPLOAD_ACCEPT_BATCH') ?? 250,
+  /** Rows judged per transaction while validating (one read, one look-up, one write each). */
+  validateBatch: env.get('UPLOAD_VALIDATE_BATCH') ?? 2000,
+  /**
+   * Rows turned into leads per transaction (one intake group commit) while
+   * accepting. Each takes intake's duplicate locks, one per key (two a row
+   * with e-mail and phone screened), from a lock table Postgres shares
+   * among all its sessions (max_locks_per_transaction × max_connections,
+   * 6,400 by default): keep it well below.
+   */
+  acceptBatch: env.get('UPLOAD_ACCEPT_BATCH') ?? 500,
+  /** Acceptance batches in flight at once: the worker judges one while Postgres writes another. */
+  acceptConcurrency: 2,
   queue: {
     name: 'uploads',
     /** One prefix per database, as routing's, so test runs and benchmarks never share jobs. */

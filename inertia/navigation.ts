@@ -1,6 +1,14 @@
 /** The portals' navigation: one list per role; a publisher's permissions hide what it may not use. */
 export type PortalKind = 'operator' | 'compliance' | 'publisher' | 'buyer'
-export type NavItem = { label: string; href: string; permission?: 'read' | 'submit' }
+export type NavItem = {
+  label: string
+  href: string
+  permission?: 'read' | 'submit'
+  /** A count from the shared props shown beside the label ("Disputes 2"), and what it counts. */
+  badge?: { prop: 'disputes_waiting'; words: string }
+  /** Other addresses whose pages belong to this item (a payout's page to "Settlement"). */
+  also?: string[]
+}
 
 export const NAVIGATION: Record<PortalKind, NavItem[]> = {
   operator: [
@@ -8,6 +16,11 @@ export const NAVIGATION: Record<PortalKind, NavItem[]> = {
     { label: 'Publishers', href: '/operator/publishers' },
     { label: 'Leads', href: '/operator/leads' },
     { label: 'Review', href: '/operator/review' },
+    { label: 'Disputes', href: '/operator/disputes' },
+    { label: 'Settlement', href: '/operator/settlement' },
+    { label: 'Payouts', href: '/operator/payouts' },
+    { label: 'Forms', href: '/operator/forms' },
+    { label: 'Uploads', href: '/operator/uploads' },
     { label: 'Buyers', href: '/operator/buyers' },
     { label: 'Routing', href: '/operator/routing-rules' },
     { label: 'Labels', href: '/operator/labels' },
@@ -19,6 +32,20 @@ export const NAVIGATION: Record<PortalKind, NavItem[]> = {
   publisher: [
     { label: 'Home', href: '/publisher' },
     { label: 'Leads', href: '/publisher/leads', permission: 'read' },
+    { label: 'Forms', href: '/publisher/forms', permission: 'read' },
+    { label: 'Uploads', href: '/publisher/uploads', permission: 'read' },
+    {
+      label: 'Settlement',
+      href: '/publisher/settlement',
+      permission: 'read',
+      also: ['/publisher/payouts'],
+    },
+    {
+      label: 'Disputes',
+      href: '/publisher/disputes',
+      permission: 'read',
+      badge: { prop: 'disputes_waiting', words: 'waiting for your answer' },
+    },
     { label: 'Keys', href: '/publisher/keys', permission: 'submit' },
     { label: 'Webhooks', href: '/publisher/webhooks', permission: 'read' },
     { label: 'Users', href: '/publisher/users', permission: 'read' },
@@ -26,6 +53,8 @@ export const NAVIGATION: Record<PortalKind, NavItem[]> = {
   ],
   buyer: [
     { label: 'Leads', href: '/buyer' },
+    { label: 'Disputes', href: '/buyer/disputes' },
+    { label: 'Statement', href: '/buyer/statement' },
     { label: 'Keys', href: '/buyer/keys' },
     { label: 'Webhooks', href: '/buyer/webhooks' },
   ],
@@ -41,10 +70,13 @@ export function navigationFor(kind: PortalKind, permissions: readonly string[]) 
   )
 }
 
-/** The current page's item: the longest href that prefixes the URL. */
+/** The current page's item: the one with the longest href (or `also` address) that prefixes the URL. */
 export function activeHref(items: NavItem[], url: string) {
   const path = url.split('?')[0]
+  const under = (href: string) => path === href || path.startsWith(`${href}/`)
   return items
-    .filter((item) => path === item.href || path.startsWith(`${item.href}/`))
-    .sort((a, b) => b.href.length - a.href.length)[0]?.href
+    .flatMap((item) =>
+      [item.href, ...(item.also ?? [])].filter(under).map((prefix) => ({ item, prefix }))
+    )
+    .sort((a, b) => b.prefix.length - a.prefix.length)[0]?.item.href
 }

@@ -7,4 +7,6 @@ export type SharedProps = {
   notice: { severity?: 'success' | 'info' | 'warn' | 'error'; summary: string } | null
   errors: Record<string, string | string[]>
   secret: { label: string; value: string } | null
+  /** A publisher's people: disputes waiting for its answer (the "Disputes" badge). */
+  disputes_waiting?: number
 }

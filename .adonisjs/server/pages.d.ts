@@ -20,18 +20,32 @@ declare module '@adonisjs/inertia/types' {
     'docs/api': ExtractProps<(typeof import('../../inertia/pages/docs/api.vue'))['default']>
     'errors/not_found': ExtractProps<(typeof import('../../inertia/pages/errors/not_found.vue'))['default']>
     'errors/server_error': ExtractProps<(typeof import('../../inertia/pages/errors/server_error.vue'))['default']>
+    'forms/edit': ExtractProps<(typeof import('../../inertia/pages/forms/edit.vue'))['default']>
+    'forms/index': ExtractProps<(typeof import('../../inertia/pages/forms/index.vue'))['default']>
+    'forms/show': ExtractProps<(typeof import('../../inertia/pages/forms/show.vue'))['default']>
     'integrations/keys': ExtractProps<(typeof import('../../inertia/pages/integrations/keys.vue'))['default']>
     'integrations/webhook': ExtractProps<(typeof import('../../inertia/pages/integrations/webhook.vue'))['default']>
     'integrations/webhooks': ExtractProps<(typeof import('../../inertia/pages/integrations/webhooks.vue'))['default']>
     'invitations/accept': ExtractProps<(typeof import('../../inertia/pages/invitations/accept.vue'))['default']>
     'invitations/unavailable': ExtractProps<(typeof import('../../inertia/pages/invitations/unavailable.vue'))['default']>
     'leads/show': ExtractProps<(typeof import('../../inertia/pages/leads/show.vue'))['default']>
+    'money/disputes/index': ExtractProps<(typeof import('../../inertia/pages/money/disputes/index.vue'))['default']>
+    'money/disputes/show': ExtractProps<(typeof import('../../inertia/pages/money/disputes/show.vue'))['default']>
+    'money/operator/disputes': ExtractProps<(typeof import('../../inertia/pages/money/operator/disputes.vue'))['default']>
+    'money/operator/payout': ExtractProps<(typeof import('../../inertia/pages/money/operator/payout.vue'))['default']>
+    'money/operator/payouts': ExtractProps<(typeof import('../../inertia/pages/money/operator/payouts.vue'))['default']>
+    'money/operator/publisher': ExtractProps<(typeof import('../../inertia/pages/money/operator/publisher.vue'))['default']>
+    'money/operator/settlement': ExtractProps<(typeof import('../../inertia/pages/money/operator/settlement.vue'))['default']>
+    'money/payout': ExtractProps<(typeof import('../../inertia/pages/money/payout.vue'))['default']>
+    'money/settlement': ExtractProps<(typeof import('../../inertia/pages/money/settlement.vue'))['default']>
+    'money/statement': ExtractProps<(typeof import('../../inertia/pages/money/statement.vue'))['default']>
     'operator/access_log': ExtractProps<(typeof import('../../inertia/pages/operator/access_log.vue'))['default']>
     'operator/buyers/create': ExtractProps<(typeof import('../../inertia/pages/operator/buyers/create.vue'))['default']>
     'operator/buyers/index': ExtractProps<(typeof import('../../inertia/pages/operator/buyers/index.vue'))['default']>
     'operator/buyers/show': ExtractProps<(typeof import('../../inertia/pages/operator/buyers/show.vue'))['default']>
     'operator/labels/form': ExtractProps<(typeof import('../../inertia/pages/operator/labels/form.vue'))['default']>
     'operator/labels/index': ExtractProps<(typeof import('../../inertia/pages/operator/labels/index.vue'))['default']>
+    'operator/labels/settlement_rules': ExtractProps<(typeof import('../../inertia/pages/operator/labels/settlement_rules.vue'))['default']>
     'operator/leads/index': ExtractProps<(typeof import('../../inertia/pages/operator/leads/index.vue'))['default']>
     'operator/overview': ExtractProps<(typeof import('../../inertia/pages/operator/overview.vue'))['default']>
     'operator/publishers/index': ExtractProps<(typeof import('../../inertia/pages/operator/publishers/index.vue'))['default']>
@@ -47,5 +61,7 @@ declare module '@adonisjs/inertia/types' {
     'publisher/home': ExtractProps<(typeof import('../../inertia/pages/publisher/home.vue'))['default']>
     'publisher/leads/index': ExtractProps<(typeof import('../../inertia/pages/publisher/leads/index.vue'))['default']>
     'publisher/users': ExtractProps<(typeof import('../../inertia/pages/publisher/users.vue'))['default']>
+    'uploads/index': ExtractProps<(typeof import('../../inertia/pages/uploads/index.vue'))['default']>
+    'uploads/show': ExtractProps<(typeof import('../../inertia/pages/uploads/show.vue'))['default']>
   }
 }

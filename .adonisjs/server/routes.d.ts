@@ -40,6 +40,11 @@ export type ScannedRoutes = {
     'v1.leads.review': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.requests.store': { paramsTuple?: []; params?: {} }
     'v1.requests.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.uploads.store': { paramsTuple?: []; params?: {} }
+    'v1.uploads.index': { paramsTuple?: []; params?: {} }
+    'v1.uploads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.uploads.rows': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.uploads.accept': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.audit_logs.index': { paramsTuple?: []; params?: {} }
     'v1.access_logs.index': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.verify': { paramsTuple?: []; params?: {} }
@@ -65,6 +70,30 @@ export type ScannedRoutes = {
     'v1.webhook_deliveries.retry': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_recoveries.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.events.replay': { paramsTuple: [ParamValue]; params: {'event_id': ParamValue} }
+    'v1.forms.store': { paramsTuple?: []; params?: {} }
+    'v1.forms.index': { paramsTuple?: []; params?: {} }
+    'v1.forms.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'hosted_forms.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'hosted_forms.store': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'hosted_forms.start': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'hosted_forms.thanks': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'v1.settlement.show': { paramsTuple?: []; params?: {} }
+    'v1.ledger_adjustments.store': { paramsTuple?: []; params?: {} }
+    'v1.settlement_policies.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.settlement_policies.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.payout_runs.store': { paramsTuple?: []; params?: {} }
+    'v1.payouts.index': { paramsTuple?: []; params?: {} }
+    'v1.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.payouts.mark_paid': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.payouts.mark_failed': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.buyer_statements.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.index': { paramsTuple?: []; params?: {} }
+    'v1.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.respond': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.decide': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.withdraw': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'account.show': { paramsTuple?: []; params?: {} }
     'account.password.update': { paramsTuple?: []; params?: {} }
     'account.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -172,6 +201,54 @@ export type ScannedRoutes = {
     'compliance.proof.show': { paramsTuple?: []; params?: {} }
     'compliance.exports.index': { paramsTuple?: []; params?: {} }
     'compliance.exports.download': { paramsTuple?: []; params?: {} }
+    'operator.forms.index': { paramsTuple?: []; params?: {} }
+    'operator.forms.create': { paramsTuple?: []; params?: {} }
+    'operator.forms.store': { paramsTuple?: []; params?: {} }
+    'operator.forms.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.forms.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.forms.index': { paramsTuple?: []; params?: {} }
+    'publisher.forms.create': { paramsTuple?: []; params?: {} }
+    'publisher.forms.store': { paramsTuple?: []; params?: {} }
+    'publisher.forms.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.forms.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.uploads.index': { paramsTuple?: []; params?: {} }
+    'operator.uploads.store': { paramsTuple?: []; params?: {} }
+    'operator.uploads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.uploads.report': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.uploads.accept': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.uploads.index': { paramsTuple?: []; params?: {} }
+    'publisher.uploads.store': { paramsTuple?: []; params?: {} }
+    'publisher.uploads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.uploads.report': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.uploads.accept': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.settlement.show': { paramsTuple?: []; params?: {} }
+    'publisher.settlement.sales': { paramsTuple?: []; params?: {} }
+    'publisher.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.disputes.index': { paramsTuple?: []; params?: {} }
+    'publisher.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.disputes.respond': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.leads.return_window': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.disputes.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.disputes.index': { paramsTuple?: []; params?: {} }
+    'buyer.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.disputes.withdraw': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.statement.show': { paramsTuple?: []; params?: {} }
+    'buyer.statement.download': { paramsTuple?: []; params?: {} }
+    'operator.money.settlement.index': { paramsTuple?: []; params?: {} }
+    'operator.money.settlement.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.settlement.adjust': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.disputes.index': { paramsTuple?: []; params?: {} }
+    'operator.money.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.disputes.decide': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.payouts.index': { paramsTuple?: []; params?: {} }
+    'operator.money.payouts.run': { paramsTuple?: []; params?: {} }
+    'operator.money.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.payouts.mark_paid': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.payouts.mark_failed': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.settlement_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.settlement_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'docs': { paramsTuple?: []; params?: {} }
     'session.create': { paramsTuple?: []; params?: {} }
     'session.store': { paramsTuple?: []; params?: {} }
@@ -196,6 +273,9 @@ export type ScannedRoutes = {
     'v1.leads.index': { paramsTuple?: []; params?: {} }
     'v1.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.requests.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.uploads.index': { paramsTuple?: []; params?: {} }
+    'v1.uploads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.uploads.rows': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.audit_logs.index': { paramsTuple?: []; params?: {} }
     'v1.access_logs.index': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.verify': { paramsTuple?: []; params?: {} }
@@ -209,6 +289,17 @@ export type ScannedRoutes = {
     'v1.webhook_deliveries.index': { paramsTuple?: []; params?: {} }
     'v1.webhook_deliveries.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_recoveries.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.forms.index': { paramsTuple?: []; params?: {} }
+    'v1.forms.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'hosted_forms.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'hosted_forms.thanks': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'v1.settlement.show': { paramsTuple?: []; params?: {} }
+    'v1.settlement_policies.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.payouts.index': { paramsTuple?: []; params?: {} }
+    'v1.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.buyer_statements.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.index': { paramsTuple?: []; params?: {} }
+    'v1.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'account.show': { paramsTuple?: []; params?: {} }
     'password_reset.create': { paramsTuple?: []; params?: {} }
     'password_reset.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -255,6 +346,37 @@ export type ScannedRoutes = {
     'compliance.proof.show': { paramsTuple?: []; params?: {} }
     'compliance.exports.index': { paramsTuple?: []; params?: {} }
     'compliance.exports.download': { paramsTuple?: []; params?: {} }
+    'operator.forms.index': { paramsTuple?: []; params?: {} }
+    'operator.forms.create': { paramsTuple?: []; params?: {} }
+    'operator.forms.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.forms.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.forms.index': { paramsTuple?: []; params?: {} }
+    'publisher.forms.create': { paramsTuple?: []; params?: {} }
+    'publisher.forms.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.forms.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.uploads.index': { paramsTuple?: []; params?: {} }
+    'operator.uploads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.uploads.report': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.uploads.index': { paramsTuple?: []; params?: {} }
+    'publisher.uploads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.uploads.report': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.settlement.show': { paramsTuple?: []; params?: {} }
+    'publisher.settlement.sales': { paramsTuple?: []; params?: {} }
+    'publisher.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.disputes.index': { paramsTuple?: []; params?: {} }
+    'publisher.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.leads.return_window': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.disputes.index': { paramsTuple?: []; params?: {} }
+    'buyer.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.statement.show': { paramsTuple?: []; params?: {} }
+    'buyer.statement.download': { paramsTuple?: []; params?: {} }
+    'operator.money.settlement.index': { paramsTuple?: []; params?: {} }
+    'operator.money.settlement.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.disputes.index': { paramsTuple?: []; params?: {} }
+    'operator.money.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.payouts.index': { paramsTuple?: []; params?: {} }
+    'operator.money.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.settlement_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'docs': { paramsTuple?: []; params?: {} }
     'session.create': { paramsTuple?: []; params?: {} }
     'invitations.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -276,6 +398,9 @@ export type ScannedRoutes = {
     'v1.leads.index': { paramsTuple?: []; params?: {} }
     'v1.leads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.requests.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.uploads.index': { paramsTuple?: []; params?: {} }
+    'v1.uploads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.uploads.rows': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.audit_logs.index': { paramsTuple?: []; params?: {} }
     'v1.access_logs.index': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.verify': { paramsTuple?: []; params?: {} }
@@ -289,6 +414,17 @@ export type ScannedRoutes = {
     'v1.webhook_deliveries.index': { paramsTuple?: []; params?: {} }
     'v1.webhook_deliveries.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_recoveries.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.forms.index': { paramsTuple?: []; params?: {} }
+    'v1.forms.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'hosted_forms.show': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'hosted_forms.thanks': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'v1.settlement.show': { paramsTuple?: []; params?: {} }
+    'v1.settlement_policies.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.payouts.index': { paramsTuple?: []; params?: {} }
+    'v1.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.buyer_statements.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.index': { paramsTuple?: []; params?: {} }
+    'v1.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'account.show': { paramsTuple?: []; params?: {} }
     'password_reset.create': { paramsTuple?: []; params?: {} }
     'password_reset.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -335,6 +471,37 @@ export type ScannedRoutes = {
     'compliance.proof.show': { paramsTuple?: []; params?: {} }
     'compliance.exports.index': { paramsTuple?: []; params?: {} }
     'compliance.exports.download': { paramsTuple?: []; params?: {} }
+    'operator.forms.index': { paramsTuple?: []; params?: {} }
+    'operator.forms.create': { paramsTuple?: []; params?: {} }
+    'operator.forms.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.forms.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.forms.index': { paramsTuple?: []; params?: {} }
+    'publisher.forms.create': { paramsTuple?: []; params?: {} }
+    'publisher.forms.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.forms.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.uploads.index': { paramsTuple?: []; params?: {} }
+    'operator.uploads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.uploads.report': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.uploads.index': { paramsTuple?: []; params?: {} }
+    'publisher.uploads.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.uploads.report': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.settlement.show': { paramsTuple?: []; params?: {} }
+    'publisher.settlement.sales': { paramsTuple?: []; params?: {} }
+    'publisher.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.disputes.index': { paramsTuple?: []; params?: {} }
+    'publisher.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.leads.return_window': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.disputes.index': { paramsTuple?: []; params?: {} }
+    'buyer.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.statement.show': { paramsTuple?: []; params?: {} }
+    'buyer.statement.download': { paramsTuple?: []; params?: {} }
+    'operator.money.settlement.index': { paramsTuple?: []; params?: {} }
+    'operator.money.settlement.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.disputes.index': { paramsTuple?: []; params?: {} }
+    'operator.money.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.payouts.index': { paramsTuple?: []; params?: {} }
+    'operator.money.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.settlement_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'docs': { paramsTuple?: []; params?: {} }
     'session.create': { paramsTuple?: []; params?: {} }
     'invitations.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -354,6 +521,8 @@ export type ScannedRoutes = {
     'v1.leads.store': { paramsTuple?: []; params?: {} }
     'v1.leads.review': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.requests.store': { paramsTuple?: []; params?: {} }
+    'v1.uploads.store': { paramsTuple?: []; params?: {} }
+    'v1.uploads.accept': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.users.store': { paramsTuple?: []; params?: {} }
     'v1.users.invitation.resend': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.publishers.invitation.resend': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -363,6 +532,17 @@ export type ScannedRoutes = {
     'v1.webhook_deliveries.bulk_retry': { paramsTuple?: []; params?: {} }
     'v1.webhook_deliveries.retry': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.events.replay': { paramsTuple: [ParamValue]; params: {'event_id': ParamValue} }
+    'v1.forms.store': { paramsTuple?: []; params?: {} }
+    'hosted_forms.store': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'hosted_forms.start': { paramsTuple: [ParamValue]; params: {'slug': ParamValue} }
+    'v1.ledger_adjustments.store': { paramsTuple?: []; params?: {} }
+    'v1.payout_runs.store': { paramsTuple?: []; params?: {} }
+    'v1.payouts.mark_paid': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.payouts.mark_failed': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.respond': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.decide': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.disputes.withdraw': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'account.sessions.destroy_others': { paramsTuple?: []; params?: {} }
     'password_reset.store': { paramsTuple?: []; params?: {} }
     'password_reset.update': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -404,6 +584,20 @@ export type ScannedRoutes = {
     'publisher.users.invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'compliance.verification.store': { paramsTuple?: []; params?: {} }
     'compliance.log_verification.store': { paramsTuple?: []; params?: {} }
+    'operator.forms.store': { paramsTuple?: []; params?: {} }
+    'publisher.forms.store': { paramsTuple?: []; params?: {} }
+    'operator.uploads.store': { paramsTuple?: []; params?: {} }
+    'operator.uploads.accept': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.uploads.store': { paramsTuple?: []; params?: {} }
+    'publisher.uploads.accept': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.disputes.respond': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.disputes.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.disputes.withdraw': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.settlement.adjust': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.disputes.decide': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.payouts.run': { paramsTuple?: []; params?: {} }
+    'operator.money.payouts.mark_paid': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.payouts.mark_failed': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'session.store': { paramsTuple?: []; params?: {} }
     'invitations.store': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
     'session.destroy': { paramsTuple?: []; params?: {} }
@@ -415,6 +609,7 @@ export type ScannedRoutes = {
     'v1.routing_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_endpoints.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.publishers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.buyers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.routing_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -424,11 +619,15 @@ export type ScannedRoutes = {
     'publisher.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   PUT: {
     'v1.quality_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.settlement_policies.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'account.password.update': { paramsTuple?: []; params?: {} }
     'operator.quality_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.money.settlement_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   DELETE: {
     'v1.routing_rules.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

@@ -5,15 +5,21 @@ import { isApiRequest } from '#exceptions/handler'
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-/** The one route that takes a file: uploads read their multipart body as it streams in. */
-const FILE_ROUTES = new Set(['/v1/uploads'])
+/**
+ * The routes that take files, and the media types each takes: uploads read their multipart body
+ * as it streams in; a publisher answers a dispute in JSON, or in multipart with attachments.
+ */
+const FILE_ROUTES = new Map([
+  ['/v1/uploads', ['multipart/form-data']],
+  ['/v1/disputes/:id/responses', ['multipart/form-data', 'application/json']],
+])
 
 /**
  * Refuses, before the body is parsed and before anyone is authenticated,
  * what no route takes:
- * - a multipart body (files) on any route but `POST /v1/uploads`, which
- *   reads its file as it streams in: elsewhere a parsed upload would sit in
- *   the temp folder;
+ * - a multipart body (files) on any route but those of FILE_ROUTES, which
+ *   read their files as they stream in: elsewhere a parsed upload would sit
+ *   in the temp folder;
  * - on the API, a body in any media type but JSON (and form encoding on
  *   the OAuth token route, as RFC 6749 requires): 415;
  * - on the API, a query string on a write: a write reads its body alone,
@@ -22,7 +28,8 @@ const FILE_ROUTES = new Set(['/v1/uploads'])
 export default class ApiRequestMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
     const method = ctx.request.method()
-    const takesFiles = method === 'POST' && FILE_ROUTES.has(ctx.route?.pattern ?? '')
+    const fileTypes = method === 'POST' ? FILE_ROUTES.get(ctx.route?.pattern ?? '') : undefined
+    const takesFiles = fileTypes !== undefined
     if (hasBody(ctx) && ctx.request.is(['multipart/form-data']) && !takesFiles) {
       throw new ApiProblem(
         415,
@@ -41,11 +48,11 @@ export default class ApiRequestMiddleware {
     }
     if (!BODY_METHODS.has(method) || !hasBody(ctx)) return next()
 
-    const accepted = takesFiles
-      ? ['multipart/form-data']
-      : ctx.route?.pattern === '/v1/oauth/token'
+    const accepted =
+      fileTypes ??
+      (ctx.route?.pattern === '/v1/oauth/token'
         ? ['application/json', 'application/x-www-form-urlencoded']
-        : ['application/json', 'application/merge-patch+json']
+        : ['application/json', 'application/merge-patch+json'])
     if (!ctx.request.is(accepted)) {
       throw new ApiProblem(
         415,

@@ -4,6 +4,7 @@ import BaseInertiaMiddleware from '@adonisjs/inertia/inertia_middleware'
 import { principalForUser } from '#auth/portal_principal'
 import { brandForPublisher, brandOf, PLATFORM_BRAND } from '#services/catalogue/branding_service'
 import LabelService from '#services/catalogue/label_service'
+import { disputesAwaitingAnswer } from '#services/money/portal_sales'
 import type { PrincipalKind } from '#auth/principal'
 
 /**
@@ -28,6 +29,11 @@ export default class InertiaMiddleware extends BaseInertiaMiddleware {
       notice: ctx.inertia.always(session?.flashMessages.get('notice') ?? null),
       // A secret made by the last action (an API key, a webhook secret), shown once.
       secret: ctx.inertia.always(session?.flashMessages.get('secret') ?? null),
+      // The "Disputes" badge of a publisher's people: one count, on full page visits only.
+      disputes_waiting:
+        kind === 'publisher' && user?.publisherId && user.permissions.includes('read')
+          ? () => disputesAwaitingAnswer(user.publisherId!)
+          : undefined,
     }
   }
 

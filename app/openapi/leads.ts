@@ -12,6 +12,7 @@ import {
 } from './helpers.js'
 import { REASON_CODES } from '#services/quality/types'
 import { CHANNELS } from '#services/intake/delivery_methods'
+import { LISTED_STATUSES } from '#services/leads/lead_presenter'
 
 /** Lead delivery and lookup; one validation pipeline for every route a lead arrives by. */
 const text = (maxLength: number, extra: Record<string, unknown> = {}) => ({
@@ -23,23 +24,14 @@ const text = (maxLength: number, extra: Record<string, unknown> = {}) => ({
 const schemas = {
   LeadStatus: {
     type: 'string',
-    enum: [
-      'received',
-      'consented',
-      'validated',
-      'accepted',
-      'flagged',
-      'rejected',
-      'matched',
-      'delivered',
-      'paid_out',
-    ],
+    // The statuses a list filters on, with the two a lead passes through within its intake.
+    enum: ['received', 'consented', 'validated', ...LISTED_STATUSES.slice(1)],
     description:
-      '`received → consented → validated → accepted | flagged | rejected`, then `accepted → matched → delivered → paid_out`.',
+      '`received → consented → validated → accepted | flagged | rejected`, then `accepted → matched → delivered → paid_out`; `returned` when the buyer’s dispute was upheld.',
   },
   RequestStatus: {
     type: 'string',
-    enum: ['received', 'accepted', 'matched', 'paid_out', 'rejected', 'flagged'],
+    enum: ['received', 'accepted', 'matched', 'paid_out', 'returned', 'rejected', 'flagged'],
     description: "The lookup view of a lead's progress (`delivered` shows as `matched`).",
   },
   Reason: {
@@ -339,10 +331,7 @@ const leadFilters = [
   {
     name: 'status',
     in: 'query',
-    schema: {
-      type: 'string',
-      enum: ['received', 'accepted', 'flagged', 'rejected', 'matched', 'delivered', 'paid_out'],
-    },
+    schema: { type: 'string', enum: [...LISTED_STATUSES] },
   },
   { name: 'environment', in: 'query', schema: ref('Environment') },
   {

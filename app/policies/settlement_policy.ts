@@ -22,4 +22,9 @@ export default class SettlementPolicy extends BasePolicy {
   changeRules(principal: Principal) {
     return operatorMay(principal, true)
   }
+
+  /** A manual ledger adjustment: the operator's, with a note. */
+  adjust(principal: Principal) {
+    return operatorMay(principal, true)
+  }
 }

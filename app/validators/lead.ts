@@ -2,6 +2,7 @@ import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
 import { pagination, slug, strictObject, periodBound, timestamp, uuid } from '#validators/helpers'
 import { REVIEW_DECISIONS, REVIEW_REJECTED } from '#services/leads/lead_review_service'
+import { LISTED_STATUSES } from '#services/leads/lead_presenter'
 import { REASON_CODES } from '#services/quality/types'
 import { CHANNELS } from '#services/intake/delivery_methods'
 
@@ -82,17 +83,7 @@ export const leadSchema = strictObject({
 export const createLeadValidator = vine.create(leadSchema)
 
 export const listLeadsValidator = vine.create({
-  status: vine
-    .enum([
-      'received',
-      'accepted',
-      'flagged',
-      'rejected',
-      'matched',
-      'delivered',
-      'paid_out',
-    ] as const)
-    .optional(),
+  status: vine.enum(LISTED_STATUSES).optional(),
   publisher: slug().optional(),
   label: slug().optional(),
   environment: vine.enum(['live', 'sandbox'] as const).optional(),

@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { cents, integer, strictObject, uuid } from '#validators/helpers'
+import { cents, currency, integer, strictObject, uuid } from '#validators/helpers'
 import { DISPUTE_OUTCOMES, PAYOUT_SCHEDULES } from '#services/money/settlement_policy_service'
 
 export const showSettlementValidator = vine.create(
@@ -14,5 +14,15 @@ export const settlementPolicyValidator = vine.create(
     response_hours: integer().range([1, 2160]),
     decision_hours: integer().range([1, 2160]),
     default_outcome: vine.enum(DISPUTE_OUTCOMES),
+  })
+)
+
+/** A manual adjustment: at most a million in either direction (zero is refused by the service). */
+export const adjustmentValidator = vine.create(
+  strictObject({
+    publisher_id: uuid(),
+    amount_cents: integer().range([-100_000_000, 100_000_000]),
+    currency: currency(),
+    note: vine.string().trim().minLength(3).maxLength(500),
   })
 )

@@ -174,8 +174,12 @@ export default class extends BaseSchema {
     this.schema.dropTable('payout_lines')
     this.schema.dropTable('payouts')
     this.schema.dropTable('disputes')
-    this.schema.raw('DROP TABLE ledger_folds; DROP TABLE ledger_balances; DROP TABLE ledger_entries')
-    this.schema.raw('DROP FUNCTION ledger_entries_balanced(); DROP FUNCTION ledger_entries_append_only()')
+    this.schema.raw(
+      'DROP TABLE ledger_folds; DROP TABLE ledger_balances; DROP TABLE ledger_entries'
+    )
+    this.schema.raw(
+      'DROP FUNCTION ledger_entries_balanced(); DROP FUNCTION ledger_entries_append_only()'
+    )
     this.schema.dropTable('settlement_policies')
     this.schema.raw('DROP INDEX IF EXISTS lead_facts_settling_index')
     this.schema.raw('DROP INDEX IF EXISTS lead_facts_payable_index')

@@ -10,6 +10,10 @@ import '#start/routes/portal/leads'
 import '#start/routes/portal/publisher'
 import '#start/routes/portal/buyer'
 import '#start/routes/portal/compliance'
+import '#start/routes/portal/forms'
+import '#start/routes/portal/uploads'
+import '#start/routes/portal/money'
+import '#start/routes/portal/money_operator'
 
 const ApiDocsController = () => import('#controllers/api_docs_controller')
 const SessionController = () => import('#controllers/session_controller')

@@ -8,6 +8,7 @@ import emitter from '@adonisjs/core/services/emitter'
 import db from '@adonisjs/lucid/services/db'
 import services from '#config/services'
 import { startRoutingWorker } from '#services/routing/routing_queue'
+import { startSettlementClock } from '#services/money/settlement_clock'
 import { disableUnscopedRules } from '#tests/functional/routing/routing_support'
 
 /**
@@ -80,14 +81,17 @@ test.group('README walkthrough', (group) => {
     await disableUnscopedRules()
     // Routing is the worker's job, as under `npm run up`.
     stopWorker = await startRoutingWorker({ sweep: false })
+    // So is closing return windows (the settlement clock), every second here.
+    const stopClock = startSettlementClock(1000)
     workdir = await mkdtemp(join(tmpdir(), 'leadgate-walkthrough-'))
     return async () => {
+      await stopClock()
       await stopWorker?.()
       await rm(workdir, { recursive: true, force: true })
     }
   })
 
-  test('every step answers what the README says, the lead is matched, its trail verifies', async ({
+  test('every step answers what the README says: the lead is matched, its trail verifies, the money follows', async ({
     assert,
   }) => {
     const blocks = walkthrough(await readFile(app.makePath('README.md'), 'utf8'))
@@ -141,11 +145,33 @@ test.group('README walkthrough', (group) => {
     }
 
     const state = await stateOf(stateFile)
+    // Sold to the buyer, then returned by it (step 11).
     const fact = await db.from('lead_facts').where('lead_id', state.LEAD_ID).firstOrFail()
-    assert.equal(fact.status, 'matched')
+    assert.equal(fact.status, 'returned')
     assert.equal(fact.buyer_id, state.BUYER_ID)
     const verification = JSON.parse(verified.stdout)
     assert.deepInclude(verification, { lead_id: state.LEAD_ID, valid: true, broken_at: null })
+
+    // The returned lead and the paid one: the money followed, in the ledger and in the events.
+    assert.equal(fact.settlement, 'returned')
+    const paid = await db.from('lead_facts').where('lead_id', state.PAID_LEAD).firstOrFail()
+    assert.equal(paid.settlement, 'paid_out')
+    const kinds = await db
+      .from('outbox_events')
+      .where('type', 'payout.processed')
+      .whereIn('lead_id', [state.PAID_LEAD])
+      .select(db.raw("payload->'data'->>'kind' AS kind"))
+    assert.include(
+      kinds.map((row) => row.kind),
+      'buyer_acceptance'
+    )
+    const payout = await db
+      .from('outbox_events')
+      .where('type', 'payout.processed')
+      .where('publisher_id', state.PUBLISHER_ID)
+      .whereRaw("payload->'data'->>'kind' = 'publisher_payout'")
+      .first()
+    assert.exists(payout)
 
     // The consumer's submission on the hosted form is a lead of the publisher, with the page's wording.
     const formLead = await db

@@ -11,13 +11,20 @@ import {
 
 /**
  * A lead sold to a fresh buyer by a rule of its own: the buyer's return window, the price and
- * the payout as asked. Answers the lead, its publisher (and key), the buyer (and a read key).
+ * the payout as asked, the publisher under `label` and the lead's `contact` when given. Answers
+ * the lead, its publisher (and key), the buyer (and a read key).
  */
 export async function soldLead(
   client: ApiClient,
-  options: { priceCents?: number; payoutCents?: number; windowHours?: number } = {}
+  options: {
+    priceCents?: number
+    payoutCents?: number
+    windowHours?: number
+    label?: { slug: string }
+    contact?: Record<string, string>
+  } = {}
 ) {
-  const world = await routingPublisher()
+  const world = await routingPublisher(options.label)
   const buyer = await createBuyer()
   if (options.windowHours !== undefined) {
     await Buyer.query().where('id', buyer.id).update({ returnWindowHours: options.windowHours })
@@ -28,7 +35,11 @@ export async function soldLead(
     priceCents: options.priceCents ?? 2500,
     payoutCents: options.payoutCents ?? 1800,
   })
-  const leadId = await acceptedLead(client, world)
+  const leadId = await acceptedLead(
+    client,
+    world,
+    options.contact ? { contact: options.contact } : {}
+  )
   const outcome = await route(leadId)
   if (outcome.outcome !== 'matched') throw new Error(`lead not sold: ${JSON.stringify(outcome)}`)
   const { secret: buyerKey } = await createKey({ buyerId: buyer.id, permissions: ['read'] })

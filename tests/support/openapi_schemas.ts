@@ -8,6 +8,7 @@ const DOCUMENT_ID = 'urn:leadgate:openapi'
 const FORMATS: Record<string, true | RegExp> = {
   'uuid': /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
   'date-time': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/,
+  'date': /^\d{4}-\d{2}-\d{2}$/,
   'email': /^[^\s@]+@[^\s@]+$/,
   'uri': /^[a-z][a-z0-9+.-]*:\S+$/i,
   'uri-reference': true,

@@ -74,9 +74,13 @@ export default class HostedFormService {
     return { hosted, open }
   }
 
-  /** Serves the page: counts the view and seals what the submission will need. */
+  /**
+   * Serves the page: counts the view (not the portal's preview, `?preview=1`, so the
+   * publisher looking at its own form does not count as a consumer) and seals what the
+   * submission will need.
+   */
   async serve(hosted: HostedForm, visit: Visit) {
-    await countFunnelStep(hosted.form.id, 'views')
+    if (visit.query.preview !== '1') await countFunnelStep(hosted.form.id, 'views')
     return this.tokenFor(hosted, {
       landing_page: this.landingPage(hosted, visit),
       source: cleanText(visit.query.utm_source, 200),

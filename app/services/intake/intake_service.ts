@@ -14,7 +14,7 @@ import { evaluateLead, publisherContext } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput, Normalised } from '#services/quality/types'
 import { type DuplicateScreen, enterAndScreen } from '#services/quality/duplicate_finder'
-import { insertTogether } from '#services/sql/insert_together'
+import { type Part, insertTogether, rawPart } from '#services/sql/insert_together'
 import {
   type DecidedLead,
   addLeadRows,
@@ -56,6 +56,12 @@ type Pending = {
 type EvaluatedLead = Pending & DecidedLead
 /** The caller's own writes in a batch's transaction, given the batch's answers (recordBatch). */
 export type Alongside = (trx: TransactionClientContract, answers: Answer[]) => Promise<void>
+type BatchOptions = { alongside: Alongside; route: boolean }
+/**
+ * The most leads one write statement carries: about 110 bindings a lead (its
+ * rows in seven tables), against Postgres's 65,535 per statement.
+ */
+const STORE_CHUNK = 500
 /** Leads of one publisher and environment that arrive together are written together. */
 const groups = new GroupCommit<Pending, Answer>(intakeConfig.groupCommit)
 
@@ -91,9 +97,9 @@ export default class IntakeService {
 
   /**
    * Leads of one publisher and environment, in one transaction; answers in the same order.
-   * `alongside` writes the caller's own rows in that transaction (see recordBatch).
+   * `batch` is recordBatch's: the caller's own writes and whether to route.
    */
-  private async record(items: Pending[], alongside?: Alongside) {
+  private async record(items: Pending[], batch?: BatchOptions) {
     const { publisher, principal } = items[0]
     const now = new Date()
     const normalised = items.map((item) => normaliseLead(item.input, publisher.country))
@@ -110,12 +116,13 @@ export default class IntakeService {
           now
         ),
       async (trx, screen) => {
-        const recorded = await this.recordWithin(trx, items, { now, normalised, screen })
-        await alongside?.(trx, recorded)
+        const recorded = await this.recordWithin(trx, items, { now, normalised, screen }, !!batch)
+        await batch?.alongside(trx, recorded)
         return recorded
       }
     )
     // Routing starts after the commit; if Redis is away, the routing sweeper finds the leads in Postgres.
+    if (batch && !batch.route) return answers
     const routable = answers
       .filter((answer) => !answer.replayed && answer.body.environment === 'live')
       .filter((answer) => answer.body.status === 'accepted')
@@ -127,7 +134,8 @@ export default class IntakeService {
   private async recordWithin(
     trx: TransactionClientContract,
     items: Pending[],
-    screened: { now: Date; normalised: Normalised[]; screen: DuplicateScreen }
+    screened: { now: Date; normalised: Normalised[]; screen: DuplicateScreen },
+    batch: boolean
   ) {
     const { publisher } = items[0]
     const { now, screen } = screened
@@ -150,7 +158,7 @@ export default class IntakeService {
       if (evaluation.outcome !== 'rejected') screen.remember(normalised[index])
       return { ...item, leadId: uuidv7(), evaluation, now }
     })
-    if (leads.length > 0) await this.store(trx, leads)
+    if (leads.length > 0) await this.store(trx, leads, batch)
 
     for (const [index, lead] of leads.entries()) {
       const answer: Answer = {
@@ -216,7 +224,19 @@ export default class IntakeService {
    * INSERT per table for the whole group, which also answers the endpoints
    * their events go to.
    */
-  private async store(trx: TransactionClientContract, leads: EvaluatedLead[]) {
+  private async store(trx: TransactionClientContract, leads: EvaluatedLead[], batch = false) {
+    if (!batch) return this.storeStatement(trx, leads, (part) => part)
+    // An upload's batch: several statements when it is large, each table's rows as one JSON parameter.
+    for (let start = 0; start < leads.length; start += STORE_CHUNK) {
+      await this.storeStatement(trx, leads.slice(start, start + STORE_CHUNK), asRecordset)
+    }
+  }
+
+  private async storeStatement(
+    trx: TransactionClientContract,
+    leads: EvaluatedLead[],
+    shape: (part: Part) => Part
+  ) {
     const rows = emptyGroupRows()
     // One after another: a wording not seen before is stored once, by the first lead that needs it.
     for (const lead of leads) {
@@ -227,10 +247,13 @@ export default class IntakeService {
     const now = leads[0].now
     const events = rows.events.length ? this.outbox.stage(rows.events, now) : null
     const written = await insertTogether(trx, [
-      ...leadInserts(rows),
-      ...this.audit.startTrailsInserts(rows.trails),
-      ...(rows.evidence.length ? [this.consentEvidence.insertOf(rows.evidence)] : []),
-      ...(events ? [events.insert, this.outbox.endpointsFor(events.published)] : []),
+      ...[
+        ...leadInserts(rows),
+        ...this.audit.startTrailsInserts(rows.trails),
+        ...(rows.evidence.length ? [this.consentEvidence.insertOf(rows.evidence)] : []),
+        ...(events ? [events.insert] : []),
+      ].map(shape),
+      ...(events ? [this.outbox.endpointsFor(events.published)] : []),
     ])
     if (events) await this.outbox.deliver(trx, events, written as SubscribedEndpoint[])
   }
@@ -242,20 +265,85 @@ export default class IntakeService {
    * upload row's `lead_id`): a lead and the caller's record of it commit
    * together or not at all. No group commit with other arrivals and no
    * idempotency keys: the caller batches, and its own rows say what is done.
-   * Accepted live leads are queued for routing after the commit, as for any lead.
+   * A batch past `STORE_CHUNK` leads is written in several statements of
+   * the one transaction. Accepted live leads are queued for routing after
+   * the commit, as for any lead, unless `route` is false: then the caller
+   * queues them when it sees fit, and until it does, the routing sweeper
+   * would find them in Postgres.
    */
   async recordBatch(
     principal: Principal,
     publisher: Publisher,
     inputs: LeadInput[],
     submission: Submission,
-    alongside: Alongside
+    alongside: Alongside,
+    options: { route?: boolean } = {}
   ): Promise<Answer[]> {
     if (inputs.length === 0) return []
     const started = performance.now()
     return this.record(
       inputs.map((input) => ({ principal, publisher, input, submission, started })),
-      alongside
+      { alongside, route: options.route ?? true }
     )
   }
+}
+
+/** The start of an `insertRows` statement: `INSERT INTO <table> (<columns>) VALUES `. */
+const INSERT_HEAD = /^INSERT INTO ([a-z_.]+) \(([a-z_, ]+)\) VALUES /
+/** One typed placeholder of its first row: `?::uuid`, `?::char(64)`, `?::text[]` (sticky: read in place). */
+const PLACEHOLDER = /\?::([a-z]+(?:\(\d+\))?(?:\[\])?)(, |\))/y
+
+/**
+ * An `insertRows` statement (one VALUES list, a typed placeholder per
+ * value) rewritten to take its rows as one JSON parameter through
+ * `jsonb_to_recordset`. For the hundreds of rows of an upload's batch
+ * Postgres then parses and plans one parameter per table instead of one
+ * typed expression per value, which measured several times dearer than
+ * writing the rows. The rows, their types and what the statement answers
+ * are the same; a statement of any other shape passes unchanged.
+ */
+export function asRecordset(part: Part): Part {
+  const { sql, bindings } = part.toSQL()
+  const head = INSERT_HEAD.exec(sql)
+  if (!head) return part
+  const [, table, columnList] = head
+  const columns = columnList.split(', ')
+  const types: string[] = []
+  PLACEHOLDER.lastIndex = head[0].length + 1
+  for (const [index] of columns.entries()) {
+    const placeholder = PLACEHOLDER.exec(sql)
+    if (!placeholder || (placeholder[2] === ')') !== (index === columns.length - 1)) return part
+    types.push(placeholder[1])
+  }
+  // insertRows repeats the first row's placeholders for every row: the list ends where the last one does.
+  const row = `(${types.map((type) => `?::${type}`).join(', ')})`
+  const count = bindings.length / columns.length
+  const end = head[0].length + count * (row.length + 2) - 2
+  const last = count > 1 ? `, ${row}` : row
+  if (!Number.isInteger(count) || count === 0 || !sql.startsWith(last, end - last.length)) {
+    return part
+  }
+  const suffix = sql.slice(end)
+  const records: string[] = []
+  for (let start = 0; start < bindings.length; start += columns.length) {
+    const fields = columns.map(
+      (column, index) =>
+        `"${column}":${jsonValue(bindings[start + index], types[index] === 'jsonb')}`
+    )
+    records.push(`{${fields.join(',')}}`)
+  }
+  const names = columns.map((column) => `"${column}"`).join(', ')
+  const definitions = columns.map((column, index) => `"${column}" ${types[index]}`).join(', ')
+  return rawPart(
+    `INSERT INTO ${table} (${names}) SELECT ${names} FROM jsonb_to_recordset(?::jsonb) AS v(${definitions})${suffix}`,
+    [`[${records.join(',')}]`]
+  )
+}
+
+/** A bound value as JSON text; a jsonb binding already is JSON text (insertRows binds it so). */
+function jsonValue(value: unknown, jsonb: boolean) {
+  if (value === null || value === undefined) return 'null'
+  if (jsonb && typeof value === 'string') return value
+  if (Buffer.isBuffer(value)) return `"\\\\x${value.toString('hex')}"`
+  return JSON.stringify(value)
 }

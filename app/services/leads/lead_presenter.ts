@@ -45,6 +45,18 @@ export type LeadContext = {
   routing?: RoutingFacts
 }
 
+/** The statuses a list of leads filters on (`?status=`), in a lead's order of life. */
+export const LISTED_STATUSES = [
+  'received',
+  'accepted',
+  'flagged',
+  'rejected',
+  'matched',
+  'delivered',
+  'paid_out',
+  'returned',
+] as const
+
 const LOOKUP_STATUS: Record<string, string> = {
   received: 'received',
   accepted: 'accepted',
@@ -53,6 +65,7 @@ const LOOKUP_STATUS: Record<string, string> = {
   matched: 'matched',
   delivered: 'matched',
   paid_out: 'paid_out',
+  returned: 'returned',
 }
 
 /** The lead resource of the OpenAPI document (`Lead`); provenance carries the label assigned from the publisher. */
@@ -129,7 +142,7 @@ function routingView(audience: LeadAudience, facts: RoutingFacts) {
   }
 }
 
-/** GET /v1/requests/{id}: the lookup view's statuses (received, accepted, matched, paid_out; rejected and flagged). */
+/** GET /v1/requests/{id}: the lookup view's statuses (received, accepted, matched, paid_out, returned; rejected and flagged). */
 export function lookupStatus(status: string) {
   return LOOKUP_STATUS[status] ?? 'received'
 }

@@ -4,7 +4,9 @@ import db from '@adonisjs/lucid/services/db'
 import locks from '@adonisjs/lock/services/main'
 import moneyConfig from '#config/money'
 import AcceptanceService from '#services/money/acceptance_service'
+import { enforceDisputeDeadlines } from '#services/money/dispute_service'
 import { foldLedger } from '#services/money/ledger'
+import { runDuePayouts } from '#services/money/payout_run_service'
 
 /**
  * One turn of the settlement clock: every return window that has closed
@@ -13,12 +15,14 @@ import { foldLedger } from '#services/money/ledger'
  */
 export async function settleOnce(now = new Date()) {
   const acceptance = await app.container.make(AcceptanceService)
+  await enforceDisputeDeadlines(now)
   let accepted = 0
   for (;;) {
     const batch = await acceptance.closeWindows(now, moneyConfig.acceptanceBatch)
     accepted += batch
     if (batch < moneyConfig.acceptanceBatch) break
   }
+  await runDuePayouts(now)
   const folded = await foldLedger(db.connection())
   return { accepted, folded }
 }

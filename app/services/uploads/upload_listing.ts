@@ -33,8 +33,7 @@ export type UploadListFilters = PageRequest & {
 
 /** Whether a publisher's people may upload now, and into which environment. */
 export type UploadOpening =
-  | { open: true; environment: Environment }
-  | { open: false; reason: 'not_enabled' | 'paused' }
+  { open: true; environment: Environment } | { open: false; reason: 'not_enabled' | 'paused' }
 
 /**
  * Lists of uploads, newest first (GET /v1/uploads and the portals' pages),
@@ -133,15 +132,15 @@ export default class UploadListing {
       parsed.filter((item) => item.id && types.includes(item.type)).map((item) => item.id!)
     const [users, keys, clients] = await Promise.all([
       ids('publisher', 'operator').length
-        ? User.query().select('id', 'email', 'publisherId').whereIn('id', ids('publisher', 'operator'))
+        ? User.query()
+            .select('id', 'email', 'publisherId')
+            .whereIn('id', ids('publisher', 'operator'))
         : [],
       ids('api_key').length
         ? ApiKey.query().select('id', 'name', 'publisherId').whereIn('id', ids('api_key'))
         : [],
       ids('oauth_client').length
-        ? OauthClient.query()
-            .select('id', 'name', 'publisherId')
-            .whereIn('id', ids('oauth_client'))
+        ? OauthClient.query().select('id', 'name', 'publisherId').whereIn('id', ids('oauth_client'))
         : [],
     ])
     const sees = (owner: string | null) => principal.isOperator || owner === principal.publisherId

@@ -145,7 +145,15 @@ function fieldValue(field: LeadField, cell: string | number | boolean, problems:
   return text
 }
 
+/** An ISO moment as `toISOString` writes it, which is already the form read below. */
+const CANONICAL_MOMENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
 function momentOf(text: string) {
+  // The common case without luxon: a valid moment in canonical form is its own answer.
+  if (CANONICAL_MOMENT.test(text)) {
+    const date = new Date(text)
+    if (!Number.isNaN(date.getTime()) && date.toISOString() === text) return text
+  }
   const moment = DateTime.fromISO(text, { zone: 'utc' })
   const parsed = moment.isValid ? moment : DateTime.fromSQL(text, { zone: 'utc' })
   return parsed.isValid ? parsed.toUTC().toISO() : null

@@ -12,7 +12,6 @@ import TenancyService from '#services/platform/tenancy_service'
 import IntakeService from '#services/intake/intake_service'
 import { assertDeliveryMethod } from '#services/intake/delivery_methods'
 import { transaction } from '#services/sql/transaction'
-import { insertRows } from '#services/sql/insert_together'
 import { paginate, type PageRequest } from '#services/sql/cursor_pagination'
 import { UploadReader } from '#services/uploads/upload_reader'
 import { mappingErrors, planColumns } from '#services/uploads/upload_columns'
@@ -39,11 +38,6 @@ export type FileSink = (file: {
 export type UploadBody = (sink: FileSink) => Promise<UploadFields>
 
 export type RowFilters = PageRequest & { outcome?: RowOutcome }
-
-const INCOMING_COLUMNS = [
-  ['row_number', 'int'],
-  ['raw', 'jsonb'],
-] as const
 
 /**
  * Uploads (CSV and JSON Lines): receiving a file into the publisher's
@@ -101,19 +95,26 @@ export default class UploadService {
     return upload
   }
 
+  /**
+   * The rows as they are read, `receiveBatch` at a time, each batch one
+   * INSERT with the rows as one JSON parameter (a list of rows): no
+   * per-row bindings for the driver to rewrite, one parse in Postgres.
+   */
   private async writeIncoming(trx: TransactionClientContract, reader: UploadReader) {
-    let batch: Record<string, unknown>[] = []
-    let number = 0
+    let batch: RawRow[] = []
+    let written = 0
     const flush = async () => {
       if (batch.length === 0) return
       await trx.rawQuery(
-        insertRows('incoming_upload_rows', INCOMING_COLUMNS, batch).toSQL().sql,
-        batch.flatMap((row) => [row.row_number, row.raw]) as any[]
+        `INSERT INTO incoming_upload_rows (row_number, raw)
+         SELECT ?::int + r.position, r.raw FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS r(raw, position)`,
+        [written, JSON.stringify(batch)]
       )
+      written += batch.length
       batch = []
     }
     for await (const raw of reader.rows()) {
-      batch.push({ row_number: ++number, raw: JSON.stringify(raw) })
+      batch.push(raw)
       if (batch.length >= uploadsConfig.receiveBatch) await flush()
     }
     await flush()
@@ -186,47 +187,46 @@ export default class UploadService {
     return this.view(row, publisher)
   }
 
-  /** One upload, as its owner sees it; another owner's, or one of the other environment, is 404. */
+  /**
+   * One upload, as its owner sees it; another owner's, or one of the other
+   * environment, is 404. Two round trips, no transaction: what a progress
+   * bar polling it costs.
+   */
   async find(principal: Principal, id: string): Promise<UploadView> {
-    const { publisher } = await this.locate(principal, id)
-    const row = await this.tenancy.run(publisher, async (trx) => {
-      const [found] = await trx.from('uploads').where('id', id)
-      return found as UploadRow
-    })
-    return this.view(row, publisher)
+    const { publisher, upload } = await this.locate(principal, id)
+    return this.view(upload, publisher)
   }
 
   /**
-   * Where an upload lives: a publisher's own schema, or for the operator
-   * whichever publisher's schema holds the id (one statement over them all).
+   * Where an upload lives and the upload itself: a publisher's own schema,
+   * or for the operator whichever publisher's schema holds the id (one
+   * statement over them all, schema-qualified, so no transaction is needed).
    */
   private async locate(principal: Principal, id: string) {
     const candidates =
       principal.kind === 'publisher'
-        ? await Publisher.query()
-            .where('id', principal.publisherId ?? '')
-            .preload('label')
+        ? await Publisher.query().where('id', principal.publisherId ?? '')
         : principal.isOperator
-          ? await Publisher.query().preload('label')
+          ? await Publisher.query()
           : []
     const found = candidates.length
       ? await db.rawQuery(
           candidates
             .map(
               (candidate) =>
-                `SELECT ?::uuid AS publisher_id FROM "${candidate.schemaName}".uploads WHERE id = ? AND environment = ?`
+                `SELECT * FROM "${candidate.schemaName}".uploads WHERE id = ? AND environment = ?`
             )
             .join(' UNION ALL '),
-          candidates.flatMap((candidate) => [candidate.id, id, principal.environment])
+          candidates.flatMap(() => [id, principal.environment])
         )
       : { rows: [] }
-    const publisherId = found.rows[0]?.publisher_id
-    const publisher = candidates.find((candidate) => candidate.id === publisherId)
-    if (!publisher) throw ApiProblem.notFound('upload')
-    return { publisher }
+    const upload = found.rows[0] as UploadRow | undefined
+    const publisher = candidates.find((candidate) => candidate.id === upload?.publisher_id)
+    if (!upload || !publisher) throw ApiProblem.notFound('upload')
+    return { publisher, upload }
   }
 
-  async view(row: UploadRow, publisher: Publisher): Promise<UploadView> {
+  view(row: UploadRow, publisher: Pick<Publisher, 'slug'>): UploadView {
     const plan = planColumns(row.columns, row.requested_mapping ?? {})
     const toAccept =
       row.status === 'accepting' || row.status === 'accepted'

@@ -166,7 +166,7 @@ export const EVENT_DATA_SCHEMAS: Record<string, JsonSchema> = {
           processed_at: timestamp,
         },
         undefined,
-        "A payout to this publisher was paid; its leads are now paid_out."
+        'A payout to this publisher was paid; its leads are now paid_out.'
       ),
     ],
   },
@@ -174,15 +174,51 @@ export const EVENT_DATA_SCHEMAS: Record<string, JsonSchema> = {
     {
       dispute_id: id,
       lead_id: id,
-      status: { type: 'string', maxLength: 32 },
+      audience: {
+        type: 'string',
+        enum: ['publisher', 'buyer'],
+        description:
+          "Whose copy this is: each party gets its own (the operator's endpoints get both).",
+      },
+      status: {
+        type: 'string',
+        maxLength: 32,
+        description: '`open`, `responded`, `upheld`, `rejected`, or `withdrawn` by the buyer.',
+      },
       reason: { type: 'string', maxLength: 64 },
       detail: text(2000),
-      deadline_at: nullable(timestamp),
+      deadline_at: {
+        ...nullable(timestamp),
+        description: "The deadline now running (the publisher's answer, then the decision).",
+      },
+      respond_by: timestamp,
+      decide_by: timestamp,
       decision: { type: ['string', 'null'], enum: ['upheld', 'rejected', null] },
+      decided_by: {
+        ...text(80),
+        description: 'A rule (`rule:no_response`, …) or `operator`.',
+      },
+      amount_cents: {
+        ...cents,
+        description:
+          'This party’s own figure: the payout to the publisher, the price to the buyer.',
+      },
+      currency,
+      files: {
+        type: 'array',
+        maxItems: 5,
+        description: "The files of the publisher's answer (`dispute.responded`), by digest.",
+        items: object({
+          id,
+          sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          size_bytes: { type: 'integer', minimum: 1 },
+          content_type: { type: 'string', maxLength: 100 },
+        }),
+      },
       occurred_at: timestamp,
     },
     ['dispute_id', 'lead_id', 'status', 'reason', 'occurred_at'],
-    'A dispute about a lead was opened, answered or decided.'
+    'A dispute about a lead was opened, answered or decided (`dispute.decided` also closes a withdrawn one).'
   ),
   EndpointHealthData: object(
     {

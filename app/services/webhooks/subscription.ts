@@ -17,16 +17,26 @@ export type EventScope = {
 }
 
 const HEALTH_EVENTS = ['endpoint.failing', 'endpoint.disabled', 'endpoint.recovered']
+/** A buyer hears its matches, the money of its purchases and its disputes. */
+const BUYER_EVENTS = [
+  'match.found',
+  'payout.processed',
+  'dispute.opened',
+  'dispute.responded',
+  'dispute.decided',
+]
 
 /**
  * What an owner may subscribe to, from the visibility table: the operator
  * everything; a publisher its own leads, consent, disputes and payouts but
  * never a match (buyers and prices are not its to see); a buyer the leads
- * matched to it. Everyone hears about the health of their own endpoints.
+ * matched to it, their acceptance and its disputes (each party's copy of a
+ * money event is its own event, carrying only its own figures). Everyone
+ * hears about the health of their own endpoints.
  */
 export function subscribableBy(ownerType: OwnerType): string[] {
   if (ownerType === 'operator') return [...SUBSCRIBABLE_EVENT_TYPES]
-  if (ownerType === 'buyer') return ['match.found', ...HEALTH_EVENTS]
+  if (ownerType === 'buyer') return [...BUYER_EVENTS, ...HEALTH_EVENTS]
   return SUBSCRIBABLE_EVENT_TYPES.filter((type) => type !== 'match.found')
 }
 
@@ -55,7 +65,9 @@ export const RECEIVES_SQL = `
   AND (
     e.owner_type = 'operator'
     OR (e.owner_type = 'publisher' AND ev.publisher_id = e.publisher_id AND ev.type <> 'match.found')
-    OR (e.owner_type = 'buyer' AND ev.buyer_id = e.buyer_id AND (ev.type = 'match.found' OR ev.type LIKE 'endpoint.%'))
+    OR (e.owner_type = 'buyer' AND ev.buyer_id = e.buyer_id
+        AND (ev.type IN ('match.found', 'payout.processed', 'dispute.opened', 'dispute.responded', 'dispute.decided')
+             OR ev.type LIKE 'endpoint.%'))
   )`
 
 /** The principal as a subscriber: what it may see of events (replay). */

@@ -54,6 +54,7 @@ export const STATUS_CHOICES = [
   { value: 'rejected', label: 'Rejected' },
   { value: 'matched', label: 'Matched' },
   { value: 'paid_out', label: 'Paid out' },
+  { value: 'returned', label: 'Returned' },
 ]
 
 /** A SHA-256 hex digest, short enough to read and compare by eye. */

@@ -148,14 +148,14 @@ test.group('Forms / the consumer', (group) => {
       await refused.waitForFunction('document.querySelector("iframe") !== null')
       let blocked = false
       for (let tries = 0; tries < 50 && !blocked; tries++) {
-        blocked = refused.frames().some((frame) => frame.url().startsWith('chrome-error:'))
+        blocked = refused.frames().some((each) => each.url().startsWith('chrome-error:'))
         if (!blocked) await refused.waitForTimeout(100)
       }
       assert.isTrue(
         blocked,
         refused
           .frames()
-          .map((frame) => frame.url())
+          .map((each) => each.url())
           .join(', ')
       )
       assert.equal(await refused.frameLocator('iframe').locator('form').count(), 0)

@@ -41,7 +41,7 @@ test.group('Publisher / onboarding', () => {
     await expectText(page, '[data-test="page-title"]', 'Get started')
     await page.assertPath('/publisher')
     await expectText(page, '[data-test="brand"]', label.name)
-    await expectText(page, '[data-test="method-form"]', 'Coming soon', { contains: true })
+    await page.locator('[data-test="choose-form"]').waitFor()
     assert.deepEqual(await seriousAxeViolations(page), [])
     await page.setViewportSize({ width: 390, height: 844 })
     assert.isAtMost(await pageWidth(page), 390)

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
 import RoutingRule from '#models/routing_rule'
 import WebhookEndpoint from '#models/webhook_endpoint'
@@ -14,6 +16,7 @@ import {
   unique,
 } from '#tests/support/fixtures'
 import { snapshotDatabase, snapshotDifference } from '#tests/support/db_snapshot'
+import { createRule, route } from '#tests/functional/routing/routing_support'
 
 /**
  * Every operation of the served OpenAPI document × every kind of caller, with the answer each
@@ -107,6 +110,22 @@ const MATRIX: Record<string, Access> = {
   getSettlement: PUBLISHER,
   getSettlementPolicy: OPERATOR,
   replaceSettlementPolicy: OPERATOR,
+  // Disputes: the buyer returns and withdraws, the publisher answers, the operator decides; all read their own.
+  createDispute: { may: ['buyer'] },
+  listDisputes: ANYONE,
+  getDispute: ANYONE,
+  respondToDispute: { may: ['publisher'] },
+  decideDispute: OPERATOR,
+  withdrawDispute: { may: ['buyer'] },
+  createLedgerAdjustment: OPERATOR,
+  // Payouts: a publisher reads its own, the operator every one and alone runs, pays and fails them.
+  createPayoutRun: OPERATOR,
+  listPayouts: PUBLISHER,
+  getPayout: PUBLISHER,
+  markPayoutPaid: OPERATOR,
+  markPayoutFailed: OPERATOR,
+  // A buyer reads its own statement (another buyer's answers 404), the operator any buyer's.
+  getBuyerStatement: { may: ['operator', 'buyer'] },
   exportAuditLogs: ANYONE,
   // Without a lead id it verifies the whole log: the operator's alone.
   verifyAuditLog: OPERATOR,
@@ -214,6 +233,31 @@ async function buildWorld(client: any) {
     weight: 1,
     enabled: true,
   })
+  // A lead of publisher A sold to buyer X, and buyer X's dispute about it.
+  await createRule({ buyerId: buyerX.id, publisherIds: [publisherA.id], priority: 1000 })
+  const sold = (
+    await client.post('/v1/leads').bearerToken(keyA).json(leadBody(publisherA.slug))
+  ).body().id as string
+  await route(sold)
+  const dispute = (
+    await client
+      .post(`/v1/leads/${sold}/disputes`)
+      .bearerToken(await secret({ buyerId: buyerX.id }))
+      .json({ reason: 'invalid_contact' })
+  ).body().id as string
+  // A payout of publisher A's (no sales on it): A and the operator read it, the operator pays it.
+  const payout = randomUUID()
+  await db.table('payouts').insert({
+    id: payout,
+    publisher_id: publisherA.id,
+    currency: 'EUR',
+    period_end: '2026-01-31',
+    amount_cents: 1000,
+    lead_count: 0,
+    status: 'scheduled',
+    created_at: new Date(),
+    updated_at: new Date(),
+  })
   const spareKey = (await createKey({ publisherId: publisherA.id })).apiKey
   const { client: oauthClient } = await (
     await app.container.make(OauthClientService)
@@ -286,6 +330,8 @@ async function buildWorld(client: any) {
     if (path.startsWith('/v1/webhook-deliveries/')) return delivery.id as string
     if (path.startsWith('/v1/webhook-recoveries/')) return recovery
     if (path.startsWith('/v1/events/')) return delivery.event_id as string
+    if (path.startsWith('/v1/payouts/')) return payout
+    if (path.startsWith('/v1/disputes/')) return dispute
     throw new Error(`No id for ${path}: teach the matrix what this path names.`)
   }
   /** A lead's example names a publisher: publisher A's, so its own keys may deliver it. */

@@ -364,12 +364,14 @@ test.group('OpenAPI / conventions', () => {
       'matched',
       'delivered',
       'paid_out',
+      'returned',
     ])
     assert.sameMembers(schemas.RequestStatus.enum, [
       'received',
       'accepted',
       'matched',
       'paid_out',
+      'returned',
       'rejected',
       'flagged',
     ])

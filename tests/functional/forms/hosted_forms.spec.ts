@@ -74,6 +74,9 @@ test.group('Forms / hosted page', (group) => {
     assert.isUndefined(response.header('x-frame-options'))
     assert.equal(response.header('cache-control'), 'no-store')
     assert.deepEqual(await funnel(form.id), { views: 1, starts: 0, submissions: 0, blocked: 0 })
+    // The portal's preview is not a consumer's view.
+    ;(await client.get(`/f/${form.slug}?preview=1`)).assertStatus(200)
+    assert.equal((await funnel(form.id))!.views, 1)
   })
 
   test('a submission is a lead: channel form, server-side consent wording, time and address, provenance, audit actor', async ({

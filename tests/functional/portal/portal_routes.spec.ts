@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import router from '@adonisjs/core/services/router'
+import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
+import type Publisher from '#models/publisher'
 import { createBuyer, createPublisher, unique } from '#tests/support/fixtures'
+import { createForm } from '#tests/support/forms'
+import {
+  csvOf,
+  upload,
+  uploadingPublisher,
+  validRow,
+} from '#tests/functional/uploads/upload_support'
 import { PortalAgent } from '#tests/support/portal_agent'
 import { snapshotDatabase, snapshotDifference } from '#tests/support/db_snapshot'
+import { disputable, openDispute } from '#tests/functional/money/disputes_support'
 
 /**
  * Every portal route the router serves, walked as every role: another role's portal answers
@@ -35,9 +45,10 @@ function portalRoutes(): PortalRoute[] {
 /** The path with every parameter a fresh uuid: an id nobody owns. */
 const withUnknownIds = (pattern: string) => pattern.replace(/:\w+\??/g, () => randomUUID())
 
-async function agentFor(portal: Portal) {
-  const publisher = await createPublisher()
-  const buyer = await createBuyer()
+/** A signed-in user of the portal with read and submit; a publisher's user is `publisher`'s, a buyer's `buyer`'s. */
+async function agentFor(portal: Portal, publisher?: Publisher, buyer?: Buyer) {
+  publisher ??= await createPublisher()
+  buyer ??= await createBuyer()
   const roles = {
     operator: { role: 'operator_admin', publisherId: null, buyerId: null },
     publisher: { role: 'publisher_user', publisherId: publisher.id, buyerId: null },
@@ -53,6 +64,41 @@ async function agentFor(portal: Portal) {
   const agent = new PortalAgent()
   await agent.signIn(user.email, PASSWORD)
   return agent
+}
+
+/**
+ * Each page (path under the portal → its Inertia component) as the operator
+ * and as a user of `publisher` see it: what did not open as that component.
+ */
+async function pagesNotOpening(publisher: Publisher, pages: Record<string, string>) {
+  const failures: string[] = []
+  for (const portal of ['operator', 'publisher'] as const) {
+    const agent = await agentFor(portal, publisher)
+    for (const [path, component] of Object.entries(pages)) {
+      const { status, page } = await agent.visit(`/${portal}/${path}`)
+      if (status !== 200 || page?.component !== component) {
+        failures.push(`GET /${portal}/${path}: ${status} ${page?.component}`)
+      }
+    }
+  }
+  return failures
+}
+
+/** A scheduled payout of the publisher, as a run would leave it: its id. */
+async function soldPayout(publisherId: string) {
+  const id = randomUUID()
+  await db.table('payouts').insert({
+    id,
+    publisher_id: publisherId,
+    currency: 'EUR',
+    period_end: new Date().toISOString().slice(0, 10),
+    amount_cents: 1800,
+    lead_count: 0,
+    status: 'scheduled',
+    created_at: new Date(),
+    updated_at: new Date(),
+  })
+  return id
 }
 
 async function answer(agent: PortalAgent, method: string, path: string) {
@@ -109,4 +155,132 @@ test.group('Portal / every route, every role', () => {
     }
     assert.deepEqual(failures, [])
   }).timeout(300_000)
+
+  test('the forms pages open in the operator’s and a publisher’s portal', async ({ assert }) => {
+    const publisher = await createPublisher()
+    const form = await createForm(publisher)
+    const pages = {
+      'forms': 'forms/index',
+      'forms?publisher_id=not-an-id': 'forms/index',
+      'forms/new': 'forms/edit',
+      [`forms/${form.id}`]: 'forms/show',
+      [`forms/${form.id}/edit`]: 'forms/edit',
+    }
+    assert.deepEqual(await pagesNotOpening(publisher, pages), [])
+  })
+
+  test('the uploads pages open in the operator’s and a publisher’s portal', async ({
+    client,
+    assert,
+  }) => {
+    const { publisher, key } = await uploadingPublisher()
+    const made = (await upload(client, key, csvOf([validRow()]))).body()
+    const pages = {
+      'uploads': 'uploads/index',
+      'uploads?status=junk&cursor=junk': 'uploads/index',
+      'uploads?environment=sandbox': 'uploads/index',
+      [`uploads/${made.id}`]: 'uploads/show',
+      [`uploads/${made.id}?outcome=junk`]: 'uploads/show',
+    }
+    assert.deepEqual(await pagesNotOpening(publisher, pages), [])
+  })
+
+  test('the operator’s money pages open, whatever the address says', async ({ client, assert }) => {
+    const world = await disputable(client, {
+      policy: { response_hours: 72, decision_hours: 120, default_outcome: 'upheld' },
+    })
+    const dispute = (await openDispute(client, world)).body()
+    const payout = await soldPayout(world.publisher.id)
+    const agent = await agentFor('operator')
+    const pages = {
+      'settlement': 'money/operator/settlement',
+      'settlement?sort=margin&order=asc&limit=1': 'money/operator/settlement',
+      'settlement?sort=junk&cursor=junk&label=Not%20A%20Slug': 'money/operator/settlement',
+      [`settlement?label=${world.label!.slug}&cursor=junk`]: 'money/operator/settlement',
+      [`settlement/${world.publisher.id}`]: 'money/operator/publisher',
+      [`settlement/${world.publisher.id}?cursor=junk`]: 'money/operator/publisher',
+      'disputes': 'money/operator/disputes',
+      'disputes?status=junk&publisher_id=junk': 'money/operator/disputes',
+      [`disputes?status=open&buyer_id=${world.buyer.id}&cursor=junk`]: 'money/operator/disputes',
+      [`disputes/${dispute.id}`]: 'money/disputes/show',
+      'payouts': 'money/operator/payouts',
+      'payouts?status=junk&cursor=junk': 'money/operator/payouts',
+      [`payouts?status=scheduled&publisher_id=${world.publisher.id}`]: 'money/operator/payouts',
+      [`payouts/${payout}`]: 'money/operator/payout',
+      [`labels/${world.label!.id}/settlement-rules`]: 'operator/labels/settlement_rules',
+    }
+    const failures: string[] = []
+    for (const [path, component] of Object.entries(pages)) {
+      const { status, page } = await agent.visit(`/operator/${path}`)
+      if (status !== 200 || page?.component !== component) {
+        failures.push(`GET /operator/${path}: ${status} ${page?.component}`)
+      }
+    }
+    assert.deepEqual(failures, [])
+  })
+
+  test('the money pages open in a publisher’s and a buyer’s portal', async ({ client, assert }) => {
+    const sold = await soldLead(client)
+    const { secret } = await createKey({ buyerId: sold.buyer.id, permissions: ['read', 'submit'] })
+    const opened = await client
+      .post(`/v1/leads/${sold.leadId}/disputes`)
+      .bearerToken(secret)
+      .json({ reason: 'invalid_contact', details: 'Nobody answers.' })
+    opened.assertStatus(201)
+    const dispute = opened.body().id as string
+    const payout = uuidv7()
+    await db.table('payouts').insert({
+      id: payout,
+      publisher_id: sold.publisher.id,
+      currency: 'EUR',
+      period_end: '2026-10-31',
+      amount_cents: 1800,
+      lead_count: 1,
+      status: 'scheduled',
+      created_at: new Date(),
+      updated_at: new Date(),
+    })
+    const pages: Record<string, Record<string, string>> = {
+      publisher: {
+        '/publisher/settlement': 'money/settlement',
+        '/publisher/settlement?status=junk&cursor=junk': 'money/settlement',
+        [`/publisher/payouts/${payout}`]: 'money/payout',
+        '/publisher/disputes': 'money/disputes/index',
+        '/publisher/disputes?status=junk&cursor=junk': 'money/disputes/index',
+        '/publisher/disputes?buyer_id=not-theirs': 'money/disputes/index',
+        [`/publisher/disputes/${dispute}`]: 'money/disputes/show',
+      },
+      buyer: {
+        '/buyer/disputes': 'money/disputes/index',
+        '/buyer/disputes?status=open': 'money/disputes/index',
+        [`/buyer/disputes/${dispute}`]: 'money/disputes/show',
+        '/buyer/statement': 'money/statement',
+        '/buyer/statement?from=2026-11-30&to=2026-11-01': 'money/statement',
+        '/buyer/statement?from=junk': 'money/statement',
+        [`/buyer/leads/${sold.leadId}`]: 'leads/show',
+      },
+    }
+    const failures: string[] = []
+    for (const portal of ['publisher', 'buyer'] as const) {
+      const agent = await agentFor(portal, sold.publisher, sold.buyer)
+      for (const [path, component] of Object.entries(pages[portal])) {
+        const { status, page } = await agent.visit(path)
+        if (status !== 200 || page?.component !== component) {
+          failures.push(`GET ${path}: ${status} ${page?.component}`)
+        }
+      }
+    }
+    assert.deepEqual(failures, [])
+
+    // The lead page's return window, for its buyer: a dispute open, so no second return now.
+    const buyer = await agentFor('buyer', sold.publisher, sold.buyer)
+    const { status, page } = await buyer.visit(`/buyer/leads/${sold.leadId}/return-window`)
+    assert.equal(status, 200)
+    assert.deepInclude(page as unknown as Record<string, unknown>, {
+      settlement: 'pending',
+      open: false,
+      dispute: { id: dispute, status: 'open' },
+      may_open: true,
+    })
+  })
 })

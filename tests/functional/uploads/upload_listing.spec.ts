@@ -92,9 +92,8 @@ test.group('Uploads / the list', (group) => {
     const b = await uploadingPublisher()
     const ownId = (await upload(client, a.key, csvOf([validRow()]))).body().id
     const otherId = (await upload(client, b.key, csvOf([validRow()]))).body().id
-    const sandboxKey = (
-      await createKey({ publisherId: a.publisher.id, environment: 'sandbox' })
-    ).secret
+    const sandboxKey = (await createKey({ publisherId: a.publisher.id, environment: 'sandbox' }))
+      .secret
     const sandboxId = (await upload(client, sandboxKey, csvOf([validRow()]))).body().id
 
     assert.deepEqual(await allIds(client, a.key), [ownId])

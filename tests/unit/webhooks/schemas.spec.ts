@@ -137,6 +137,10 @@ test.group('Webhooks / event schemas', () => {
     assert.include(subscribableBy('publisher'), 'payout.processed')
     assert.sameMembers(subscribableBy('buyer'), [
       'match.found',
+      'payout.processed',
+      'dispute.opened',
+      'dispute.responded',
+      'dispute.decided',
       'endpoint.failing',
       'endpoint.disabled',
       'endpoint.recovered',
@@ -163,6 +167,16 @@ test.group('Webhooks / event schemas', () => {
     assert.isFalse(mayReceive(publisher, match))
     assert.isTrue(mayReceive(buyer, match))
     assert.isFalse(mayReceive(buyer, { ...match, buyerId: 'b2' }))
+    // A buyer's copy of an acceptance is its own; the publisher's payout is not the buyer's to hear.
+    const acceptance = {
+      type: 'payout.processed',
+      publisherId: null,
+      buyerId: 'b1',
+      environment: 'live' as const,
+    }
+    assert.isTrue(mayReceive(buyer, acceptance))
+    assert.isFalse(mayReceive(publisher, acceptance))
+    assert.isFalse(mayReceive(buyer, { ...acceptance, publisherId: 'p1', buyerId: null }))
     assert.isFalse(mayReceive(buyer, { ...match, environment: 'sandbox' }))
     assert.isTrue(
       mayReceive(publisher, {

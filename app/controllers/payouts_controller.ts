@@ -1,0 +1,42 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import PayoutService from '#services/money/payout_service'
+import { pageToJson } from '#services/sql/cursor_pagination'
+import { payoutToJson } from '#transformers/payout_transformer'
+import {
+  listPayoutsValidator,
+  markPayoutFailedValidator,
+  markPayoutPaidValidator,
+} from '#validators/payout'
+
+/** Payouts: a publisher's own, the operator's all; the operator marks them paid or failed. */
+@inject()
+export default class PayoutsController {
+  constructor(protected payouts: PayoutService) {}
+
+  async index({ request, principal, bouncer }: HttpContext) {
+    await bouncer.with('PayoutPolicy').authorize('viewList')
+    const filters = await listPayoutsValidator.validate(request.qs())
+    return pageToJson(await this.payouts.list(principal, filters), (row) => payoutToJson(row))
+  }
+
+  async show({ params, principal, bouncer }: HttpContext) {
+    await bouncer.with('PayoutPolicy').authorize('view')
+    const { payout, lines } = await this.payouts.find(principal, params.id)
+    return payoutToJson(payout, lines)
+  }
+
+  async markPaid({ params, request, principal, bouncer }: HttpContext) {
+    await bouncer.with('PayoutPolicy').authorize('markPaid')
+    const { reference } = await request.validateUsing(markPayoutPaidValidator)
+    const { payout, lines } = await this.payouts.markPaid(principal, params.id, reference)
+    return payoutToJson(payout, lines)
+  }
+
+  async markFailed({ params, request, principal, bouncer }: HttpContext) {
+    await bouncer.with('PayoutPolicy').authorize('markFailed')
+    const { reason } = await request.validateUsing(markPayoutFailedValidator)
+    const { payout, lines } = await this.payouts.markFailed(principal, params.id, reason)
+    return payoutToJson(payout, lines)
+  }
+}

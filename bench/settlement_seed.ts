@@ -1,0 +1,111 @@
+import db from '@adonisjs/lucid/services/db'
+
+export const SETTLEMENT_PRICE_CENTS = 2500
+export const SETTLEMENT_PAYOUT_CENTS = 1800
+
+/** Publishers per statement while seeding: each statement writes their sales (≈100,000 facts). */
+const PUBLISHERS_PER_STATEMENT = 100
+
+/**
+ * What `leads` matched leads whose return windows closed would leave behind,
+ * spread evenly over `publishers` publishers of one label (weekly payouts,
+ * no minimum) and one buyer, written by SQL (generate_series):
+ *
+ * - the publishers' rows (no tenant schema: a payout run and the settlement
+ *   view read only the public schema; marking a payout paid would need the
+ *   leads themselves, and is not measured here);
+ * - one `lead_facts` row per lead: matched, final (`payable`), on no payout,
+ *   final between 8 and 37 days ago — so inside the last full week's run;
+ * - three ledger rows per lead: its sale and acceptance as one balanced
+ *   movement with the same result on every account (buyer payable +price,
+ *   publisher payable −payout, margin earned −(price − payout)).
+ *
+ * Answers the publisher whose settlement view is measured.
+ */
+export async function seedSettlement(leads: number, publishers: number) {
+  const perPublisher = Math.ceil(leads / publishers)
+  const [label] = await db
+    .table('labels')
+    .insert({
+      id: db.raw('gen_random_uuid()'),
+      slug: 'bench-settlement',
+      name: 'Bench settlement',
+      branding: '{}',
+      created_at: new Date(),
+      updated_at: new Date(),
+    })
+    .returning('id')
+  await db.table('settlement_policies').insert({
+    label_id: label.id,
+    payout_schedule: 'weekly',
+    minimum_payout_cents: 0,
+    updated_at: new Date(),
+  })
+  const [buyer] = await db
+    .table('buyers')
+    .insert({
+      id: db.raw('gen_random_uuid()'),
+      name: 'Bench buyer',
+      contact_email: 'bench-buyer@bench.example',
+      created_at: new Date(),
+      updated_at: new Date(),
+    })
+    .returning('id')
+  await db.rawQuery(
+    `INSERT INTO publishers (id, slug, name, contact_email, status, delivery_methods, schema_name,
+                             label_id, created_at, updated_at)
+     SELECT gen_random_uuid(), 'bench-pub-' || n, 'Bench publisher ' || n,
+            'bench-pub-' || n || '@bench.example', 'live', '{api}', 'pub_bench_' || n, ?, now(), now()
+       FROM generate_series(1, ?) AS n`,
+    [label.id, publishers]
+  )
+  const rows = await db.from('publishers').orderBy('slug').select('id')
+  const ids: string[] = rows.map((row) => row.id)
+  for (let start = 0; start < ids.length; start += PUBLISHERS_PER_STATEMENT) {
+    const chunk = ids.slice(start, start + PUBLISHERS_PER_STATEMENT)
+    const remaining = leads - start * perPublisher
+    await db.rawQuery(
+      `WITH sold AS (
+         SELECT gen_random_uuid() AS lead_id, p.id AS publisher_id, gen_random_uuid() AS movement_id,
+                now() - interval '8 days' - (random() * interval '29 days') AS settles_at
+           FROM unnest(?::uuid[]) WITH ORDINALITY AS p(id, position)
+           CROSS JOIN generate_series(1, ?) AS n
+          WHERE (p.position - 1) * ? + n <= ?
+       ), facts AS (
+         INSERT INTO lead_facts (lead_id, publisher_id, label_id, buyer_id, channel, environment,
+                                 status, price_cents, payout_cents, currency, created_at, updated_at,
+                                 matched_at, routed_at, settles_at, settlement)
+         SELECT lead_id, publisher_id, ?, ?, 'api', 'live', 'matched', ?, ?, 'EUR',
+                settles_at - interval '7 days', settles_at, settles_at - interval '7 days',
+                settles_at - interval '7 days', settles_at, 'payable'
+           FROM sold
+       )
+       INSERT INTO ledger_entries (movement_id, kind, account, publisher_id, buyer_id, lead_id,
+                                   amount_cents, currency, created_at)
+       SELECT s.movement_id, 'acceptance', leg.account, s.publisher_id, ?, s.lead_id, leg.cents,
+              'EUR', s.settles_at
+         FROM sold s CROSS JOIN LATERAL (VALUES
+           ('buyer:' || ?::text || ':payable', ?::bigint),
+           ('publisher:' || s.publisher_id || ':payable', -?::bigint),
+           ('operator:margin:earned', ?::bigint - ?::bigint)
+         ) AS leg(account, cents)`,
+      [
+        chunk,
+        perPublisher,
+        perPublisher,
+        remaining,
+        label.id,
+        buyer.id,
+        SETTLEMENT_PRICE_CENTS,
+        SETTLEMENT_PAYOUT_CENTS,
+        buyer.id,
+        buyer.id,
+        SETTLEMENT_PRICE_CENTS,
+        SETTLEMENT_PAYOUT_CENTS,
+        SETTLEMENT_PAYOUT_CENTS,
+        SETTLEMENT_PRICE_CENTS,
+      ]
+    )
+  }
+  return { labelId: label.id, buyerId: buyer.id, measuredPublisherId: ids[0] }
+}
