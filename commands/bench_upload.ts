@@ -81,6 +81,8 @@ export default class BenchUpload extends BaseCommand {
       LOG_LEVEL: 'warn',
       API_RATE_LIMIT: '100000000',
       DATABASE_URL: services.databaseUrl.href,
+      // Its own webhook queue: the default prefix is shared with every other worker on this Redis.
+      WEBHOOK_QUEUE_PREFIX: `leadgate-${services.databaseName}`,
       UPLOAD_MAX_BYTES: String(Math.max(uploadsConfig.maxBytes, bytes)),
       UPLOAD_MAX_ROWS: String(Math.max(uploadsConfig.maxRows, this.rows)),
     }

@@ -88,31 +88,48 @@ export async function makePayouts(target: PayoutTarget, now: Date): Promise<Made
     await trx.rawQuery('SELECT pg_advisory_xact_lock(hashtext(?))', [
       `payout:${target.publisherId}`,
     ])
-    // The sales this period pays, locked: a dispute decided meanwhile waits for this commit.
-    const locked = await trx.rawQuery(
-      `SELECT lead_id, currency, payout_cents FROM public.lead_facts
-        WHERE publisher_id = ? AND settlement = 'payable' AND payout_id IS NULL AND settles_at < ?
-        ORDER BY lead_id FOR UPDATE`,
-      [target.publisherId, periodBoundary(target.periodEnd)]
+    /*
+     * The sales this period pays are claimed in one pass: the UPDATE locks them (a dispute
+     * decided meanwhile waits for this commit) and marks them with an id of this transaction's,
+     * which becomes the payout's. Marking them is the expensive write of a run (every index of
+     * lead_facts), so it is done once; a currency left unpaid is simply unmarked again.
+     */
+    const claim = uuidv7()
+    const claimed = await trx.rawQuery(
+      `WITH claimed AS (
+         UPDATE public.lead_facts SET payout_id = ?, updated_at = ?
+          WHERE publisher_id = ? AND settlement = 'payable' AND payout_id IS NULL
+            AND settles_at < ?
+         RETURNING currency, payout_cents
+       )
+       SELECT currency, count(*)::int AS sales, sum(payout_cents)::bigint AS cents
+         FROM claimed GROUP BY currency`,
+      [claim, now, target.publisherId, periodBoundary(target.periodEnd)]
     )
-    const sales = locked.rows as { lead_id: string; currency: string; payout_cents: number }[]
+    const sales = (claimed.rows as { currency: string; sales: number; cents: string }[]).map(
+      (row) => ({ currency: row.currency.trim(), sales: row.sales, cents: Number(row.cents) })
+    )
     const state = await readState(trx, target, sales)
     const made: MadePayout[] = []
     for (const currency of state.currencies) {
-      if (state.taken.has(currency)) continue
-      const earnings = sales.filter((sale) => sale.currency.trim() === currency)
-      const earned = earnings.reduce((sum, sale) => sum + Number(sale.payout_cents), 0)
+      const taken = sales.find((sale) => sale.currency === currency)
+      const earned = taken?.cents ?? 0
       const owed = -sumOf(state.balances, currency) - sumOf(state.open, currency)
-      // Less the final sales this period does not take: all those on no payout but the ones locked.
-      const amount = owed - (sumOf(state.unassigned, currency) - earned)
-      if (amount <= 0 || amount < target.minimumCents) continue
+      // Less the final sales this period does not take: those still on no payout.
+      const amount = owed - sumOf(state.unassigned, currency)
+      if (state.taken.has(currency) || amount <= 0 || amount < target.minimumCents) {
+        if (taken) await release(trx, claim, currency)
+        continue
+      }
       const lines = nettingLines(state.clawed, state.netted, currency)
       const itemised = earned + lines.reduce((sum, line) => sum + line.amount_cents, 0)
       if (amount !== itemised) {
         lines.push({ lead_id: null, kind: 'adjustment', amount_cents: amount - itemised })
       }
+      // The claim becomes the first payout's id; another currency's sales move to an id of their own.
+      const id = made.length === 0 ? claim : uuidv7()
       const payout = {
-        id: uuidv7(),
+        id,
         publisher_id: target.publisherId,
         label_id: target.labelId,
         currency,
@@ -121,30 +138,36 @@ export async function makePayouts(target: PayoutTarget, now: Date): Promise<Made
           : null,
         period_end: target.periodEnd,
         amount_cents: amount,
-        lead_count: earnings.length,
+        lead_count: taken?.sales ?? 0,
         status: 'scheduled',
         created_at: now,
         updated_at: now,
       }
-      await insertTogether(
-        trx,
-        writes(
-          payout,
-          earnings.map((sale) => sale.lead_id),
-          lines,
-          now
+      if (taken && id !== claim) {
+        await trx.rawQuery(
+          `UPDATE public.lead_facts SET payout_id = ? WHERE payout_id = ? AND currency = ?`,
+          [id, claim, currency]
         )
-      )
+      }
+      await insertTogether(trx, writes(payout, taken ? currency : null, lines))
       made.push({
-        id: payout.id,
-        publisher_id: payout.publisher_id,
+        id,
+        publisher_id: target.publisherId,
         currency,
         amount_cents: amount,
-        lead_count: earnings.length,
+        lead_count: payout.lead_count,
       })
     }
     return made
   })
+}
+
+/** A currency not paid this time: its claimed sales go back to being on no payout. */
+async function release(trx: TransactionClientContract, claim: string, currency: string) {
+  await trx.rawQuery(
+    `UPDATE public.lead_facts SET payout_id = NULL WHERE payout_id = ? AND currency = ?`,
+    [claim, currency]
+  )
 }
 
 /**
@@ -156,7 +179,7 @@ export async function makePayouts(target: PayoutTarget, now: Date): Promise<Made
 async function readState(
   trx: TransactionClientContract,
   target: PayoutTarget,
-  sales: { lead_id: string; currency: string }[]
+  sales: { currency: string }[]
 ) {
   const payable = account.publisherPayable(target.publisherId)
   const id = target.publisherId
@@ -175,7 +198,7 @@ async function readState(
         WHERE publisher_id = ? AND status = ANY(?::text[]) GROUP BY currency`,
       [id, [...OPEN_PAYOUT_STATUSES]]
     ),
-    // Every final sale on no payout yet; the ones locked above are among them (they cannot change).
+    // Final sales on no payout: the claimed ones are not among them (this transaction marked them).
     rawPart(
       `SELECT currency, sum(payout_cents)::bigint AS cents FROM public.lead_facts
         WHERE publisher_id = ? AND settlement = 'payable' AND payout_id IS NULL
@@ -248,12 +271,11 @@ function nettingLines(clawed: Clawed[], netted: Netted[], currency: string): Pay
     .filter((line) => line.amount_cents !== 0)
 }
 
-/** The payout, its lines and its sales marked as taken, as one statement. */
+/** The payout and its lines, as one statement: its earnings are the sales marked with its id. */
 function writes(
-  payout: Record<string, unknown>,
-  leadIds: string[],
-  lines: PayoutLine[],
-  now: Date
+  payout: { id: string } & Record<string, unknown>,
+  currency: string | null,
+  lines: PayoutLine[]
 ): Part[] {
   const parts: Part[] = [insertRows('public.payouts', PAYOUT_COLUMNS, [payout])]
   if (lines.length > 0) {
@@ -265,19 +287,14 @@ function writes(
       )
     )
   }
-  if (leadIds.length > 0) {
-    parts.push(
-      rawPart(
-        `INSERT INTO public.payout_lines (payout_id, lead_id, kind, amount_cents)
-         SELECT ?::uuid, lead_id, 'earning', payout_cents FROM public.lead_facts
-          WHERE lead_id = ANY(?::uuid[]) ORDER BY lead_id`,
-        [payout.id, leadIds]
-      ),
-      rawPart(
-        `UPDATE public.lead_facts SET payout_id = ?, updated_at = ? WHERE lead_id = ANY(?::uuid[])`,
-        [payout.id, now, leadIds]
-      )
+  if (currency === null) return parts
+  parts.push(
+    rawPart(
+      `INSERT INTO public.payout_lines (payout_id, lead_id, kind, amount_cents)
+       SELECT payout_id, lead_id, 'earning', payout_cents FROM public.lead_facts
+        WHERE payout_id = ? AND currency = ? ORDER BY lead_id`,
+      [payout.id, currency]
     )
-  }
+  )
   return parts
 }

@@ -25,6 +25,8 @@ import {
   snapshotDifference,
   type DatabaseSnapshot,
 } from '#tests/support/db_snapshot'
+import { soldLead } from '#tests/support/money'
+import { disableUnscopedRules } from '#tests/functional/routing/routing_support'
 
 /**
  * Every write route of the API, fed malformed, mistyped, incomplete,
@@ -468,7 +470,63 @@ const ROUTES: SweepRoute[] = [
       return { path: `/v1/events/${eventId}/replay`, key, body: () => ({}) }
     },
   },
+  {
+    route: 'POST /v1/leads/{id}/disputes',
+    required: ['reason'],
+    prepare: async (client) => {
+      const { leadId, buyerKey } = await disputeWorld(client, false)
+      return {
+        path: `/v1/leads/${leadId}/disputes`,
+        key: buyerKey,
+        body: () => ({ reason: 'other', details: 'The applicant lives outside the region.' }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/disputes/{id}/responses',
+    required: ['text'],
+    prepare: async (client) => {
+      const { disputeId, key } = await disputeWorld(client)
+      return {
+        path: `/v1/disputes/${disputeId}/responses`,
+        key,
+        body: () => ({ text: 'The applicant confirmed by phone.' }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/disputes/{id}/decision',
+    required: ['outcome'],
+    prepare: async (client) => ({
+      path: `/v1/disputes/${(await disputeWorld(client)).disputeId}/decision`,
+      key: await operatorKey(),
+      body: () => ({ outcome: 'rejected', note: 'Consent is on record.' }),
+    }),
+  },
+  {
+    route: 'POST /v1/disputes/{id}/withdraw',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const { disputeId, buyerKey } = await disputeWorld(client)
+      return { path: `/v1/disputes/${disputeId}/withdraw`, key: buyerKey, body: () => ({}) }
+    },
+  },
 ]
+
+/** A lead sold to a fresh buyer (with a key that may dispute it), and unless told otherwise its open dispute. */
+async function disputeWorld(client: any, open = true) {
+  await disableUnscopedRules()
+  const sold = await soldLead(client)
+  const { secret: buyerKey } = await createKey({ buyerId: sold.buyer.id })
+  if (!open) return { ...sold, buyerKey, disputeId: '' }
+  const opened = await client
+    .post(`/v1/leads/${sold.leadId}/disputes`)
+    .bearerToken(buyerKey)
+    .json({ reason: 'fraud' })
+  opened.assertStatus(201)
+  return { ...sold, buyerKey, disputeId: opened.body().id as string }
+}
 
 /** A publisher with a key, a subscribed endpoint and one delivery (of its first lead). */
 async function webhookWorld(client: any) {

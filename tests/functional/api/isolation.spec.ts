@@ -18,6 +18,11 @@ import {
   unique,
 } from '#tests/support/fixtures'
 import { snapshotDatabase, snapshotDifference } from '#tests/support/db_snapshot'
+import {
+  createRule,
+  disableUnscopedRules,
+  route as routeLead,
+} from '#tests/functional/routing/routing_support'
 
 /**
  * Every route that names a resource, called with another owner's credential:
@@ -36,6 +41,8 @@ type Case = {
   body?: Record<string, unknown>
   /** Builds the path when the id travels in the query string. */
   path?: (id: string) => string
+  /** Who proves the resource was there, when the operator does not act on it: its owner. */
+  reachedBy?: (world: World) => string
 }
 
 async function buildWorld(client: any) {
@@ -117,6 +124,17 @@ async function buildWorld(client: any) {
         .json(leadBody(publisherB.slug, { contact: { phone: '12345' } }))
     )
   ).id
+  // Two of B's leads sold to buyer Y: one to dispute, one disputed already.
+  await disableUnscopedRules()
+  await createRule({ buyerId: buyerY.id, publisherIds: [publisherB.id], priority: 1000 })
+  const keyY = (await createKey({ buyerId: buyerY.id })).secret
+  const soldB = await soldLeadOf(client, publisherB, keyB)
+  const disputedB = await soldLeadOf(client, publisherB, keyB)
+  const disputeB: string = (
+    await fixture(
+      client.post(`/v1/leads/${disputedB}/disputes`).bearerToken(keyY).json({ reason: 'fraud' })
+    )
+  ).id
   const since = new Date(Date.now() - 3_600_000).toISOString()
   const recoveryB: string = (
     await fixture(
@@ -145,7 +163,20 @@ async function buildWorld(client: any) {
     deliveryB: deliveryB.id as string,
     eventB: deliveryB.event_id as string,
     recoveryB,
+    keyY,
+    soldB,
+    disputeB,
   }
+}
+
+/** A lead of the publisher, sold by routing (in this world, to buyer Y). */
+async function soldLeadOf(client: any, publisher: { slug: string }, key: string) {
+  const lead: string = (
+    await fixture(client.post('/v1/leads').bearerToken(key).json(leadBody(publisher.slug)))
+  ).id
+  const outcome = await routeLead(lead)
+  if (outcome.outcome !== 'matched') throw new Error(`A fixture was not sold: ${outcome.outcome}`)
+  return lead
 }
 
 /** The body of a fixture created through the API; a refusal stops the test with its reason. */
@@ -282,6 +313,33 @@ const CASES: Record<string, Case> = {
   },
   'GET /v1/webhook-recoveries/{id}': { target: (w) => w.recoveryB, callers: outsiders },
   'POST /v1/events/{event_id}/replay': { target: (w) => w.eventB, callers: outsiders },
+  // A dispute is its buyer's and its publisher's: the operator reads and decides it, the owners act.
+  'POST /v1/leads/{id}/disputes': {
+    target: (w) => w.soldB,
+    callers: outsiders,
+    body: { reason: 'fraud' },
+    reachedBy: (w) => w.keyY,
+  },
+  'GET /v1/disputes/{id}': { target: (w) => w.disputeB, callers: outsiders },
+  'POST /v1/disputes/{id}/responses': {
+    target: (w) => w.disputeB,
+    callers: outsiders,
+    row: 'disputes',
+    body: { text: 'Taken over.' },
+    reachedBy: (w) => w.keyB,
+  },
+  'POST /v1/disputes/{id}/decision': {
+    target: (w) => w.disputeB,
+    callers: outsiders,
+    row: 'disputes',
+    body: { outcome: 'upheld' },
+  },
+  'POST /v1/disputes/{id}/withdraw': {
+    target: (w) => w.disputeB,
+    callers: outsiders,
+    row: 'disputes',
+    reachedBy: (w) => w.keyY,
+  },
 }
 
 /** Routes whose resource id travels in the query string. */
@@ -360,12 +418,14 @@ test.group("Isolation / another owner's resource answers 404", () => {
       assert.deepEqual(snapshotDifference(before, await snapshotDatabase()), {})
       assert.deepEqual(await rowOf(item.row, id), row)
 
-      const operator = await request(client, route, id, world.operator, item)
-      assert.oneOf(
-        operator.status(),
-        [200, 202, 204],
-        `the operator reaches it: ${operator.text()}`
+      const owner = await request(
+        client,
+        route,
+        id,
+        item.reachedBy?.(world) ?? world.operator,
+        item
       )
+      assert.oneOf(owner.status(), [200, 201, 202, 204], `its owner reaches it: ${owner.text()}`)
     })
 
   test("an id that exists nowhere answers the same 404 as another owner's", async ({

@@ -342,6 +342,56 @@ test.group('Money / payout runs', (group) => {
     assert.equal(await payableBalance(w.publisher.id), 0)
   })
 
+  test('one payout per currency: a currency below the minimum waits while another is paid', async ({
+    client,
+    assert,
+  }) => {
+    const w = await world(client, 3, { minimum: 2000 })
+    const [a, b, c] = w.leads
+    const inDollars = (leadIds: string[]) =>
+      db.from('lead_facts').whereIn('lead_id', leadIds).update({ currency: 'USD' })
+    await inDollars([c])
+    await makeFinal([a, b, c], 2)
+    await runPayouts(client, w.operator, { label: w.label.slug, period_end: day(-1) })
+    const [euros] = await payoutsOf(w.publisher.id)
+    assert.deepInclude(euros, { currency: 'EUR', lead_count: 2 })
+    assert.sameDeepMembers(await linesOf(euros.id), [
+      [a, 'earning', 1800],
+      [b, 'earning', 1800],
+    ])
+    // 18.00 in dollars is below the minimum: that sale stays on no payout.
+    assert.isNull((await factsOf(c)).payout_id)
+
+    const d = await sellOne(client, w)
+    await inDollars([d])
+    const e = await sellOne(client, w)
+    const f = await sellOne(client, w)
+    await makeFinal([d, e, f])
+    const both = await runPayouts(client, w.operator, { label: w.label.slug, period_end: day(0) })
+    assert.deepEqual(both.body().runs[0].totals, [
+      { currency: 'EUR', payouts: 1, amount_cents: 3600 },
+      { currency: 'USD', payouts: 1, amount_cents: 3600 },
+    ])
+    const [, second, third] = await payoutsOf(w.publisher.id)
+    const byCurrency = Object.fromEntries([second, third].map((row) => [row.currency, row]))
+    assert.sameDeepMembers(await linesOf(byCurrency.EUR.id), [
+      [e, 'earning', 1800],
+      [f, 'earning', 1800],
+    ])
+    assert.sameDeepMembers(await linesOf(byCurrency.USD.id), [
+      [c, 'earning', 1800],
+      [d, 'earning', 1800],
+    ])
+    for (const [leadId, currency] of [
+      [c, 'USD'],
+      [d, 'USD'],
+      [e, 'EUR'],
+      [f, 'EUR'],
+    ]) {
+      assert.equal((await factsOf(leadId)).payout_id, byCurrency[currency].id)
+    }
+  })
+
   test('concurrent runs: exactly one creates the payout; a run while another holds the lock answers 409', async ({
     client,
     assert,

@@ -3,6 +3,7 @@ import { test } from '@japa/runner'
 import router from '@adonisjs/core/services/router'
 import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
+import type Buyer from '#models/buyer'
 import type Publisher from '#models/publisher'
 import { createBuyer, createPublisher, unique } from '#tests/support/fixtures'
 import { createForm } from '#tests/support/forms'
@@ -220,27 +221,10 @@ test.group('Portal / every route, every role', () => {
   })
 
   test('the money pages open in a publisher’s and a buyer’s portal', async ({ client, assert }) => {
-    const sold = await soldLead(client)
-    const { secret } = await createKey({ buyerId: sold.buyer.id, permissions: ['read', 'submit'] })
-    const opened = await client
-      .post(`/v1/leads/${sold.leadId}/disputes`)
-      .bearerToken(secret)
-      .json({ reason: 'invalid_contact', details: 'Nobody answers.' })
-    opened.assertStatus(201)
-    const dispute = opened.body().id as string
-    const payout = uuidv7()
-    await db.table('payouts').insert({
-      id: payout,
-      publisher_id: sold.publisher.id,
-      currency: 'EUR',
-      period_end: '2026-10-31',
-      amount_cents: 1800,
-      lead_count: 1,
-      status: 'scheduled',
-      created_at: new Date(),
-      updated_at: new Date(),
-    })
-    const pages: Record<string, Record<string, string>> = {
+    const world = await disputable(client)
+    const dispute = (await openDispute(client, world)).body().id as string
+    const payout = await soldPayout(world.publisher.id)
+    const pages = {
       publisher: {
         '/publisher/settlement': 'money/settlement',
         '/publisher/settlement?status=junk&cursor=junk': 'money/settlement',
@@ -252,17 +236,17 @@ test.group('Portal / every route, every role', () => {
       },
       buyer: {
         '/buyer/disputes': 'money/disputes/index',
-        '/buyer/disputes?status=open': 'money/disputes/index',
+        '/buyer/disputes?status=open&cursor=junk': 'money/disputes/index',
         [`/buyer/disputes/${dispute}`]: 'money/disputes/show',
         '/buyer/statement': 'money/statement',
         '/buyer/statement?from=2026-11-30&to=2026-11-01': 'money/statement',
         '/buyer/statement?from=junk': 'money/statement',
-        [`/buyer/leads/${sold.leadId}`]: 'leads/show',
+        [`/buyer/leads/${world.leadId}`]: 'leads/show',
       },
     }
     const failures: string[] = []
     for (const portal of ['publisher', 'buyer'] as const) {
-      const agent = await agentFor(portal, sold.publisher, sold.buyer)
+      const agent = await agentFor(portal, world.publisher, world.buyer)
       for (const [path, component] of Object.entries(pages[portal])) {
         const { status, page } = await agent.visit(path)
         if (status !== 200 || page?.component !== component) {
@@ -272,9 +256,9 @@ test.group('Portal / every route, every role', () => {
     }
     assert.deepEqual(failures, [])
 
-    // The lead page's return window, for its buyer: a dispute open, so no second return now.
-    const buyer = await agentFor('buyer', sold.publisher, sold.buyer)
-    const { status, page } = await buyer.visit(`/buyer/leads/${sold.leadId}/return-window`)
+    // The lead page's return window, for its buyer: a dispute is open, so no second return now.
+    const buyer = await agentFor('buyer', world.publisher, world.buyer)
+    const { status, page } = await buyer.visit(`/buyer/leads/${world.leadId}/return-window`)
     assert.equal(status, 200)
     assert.deepInclude(page as unknown as Record<string, unknown>, {
       settlement: 'pending',

@@ -31,7 +31,7 @@ test.group('Uploads / a worker killed mid-acceptance', () => {
     const created = await upload(client, key, csvOf(rows))
     created.assertStatus(202)
     const id = created.body().id
-    const validated = await uploadIn(client, key, id, 'validated')
+    const validated = await uploadIn(client, key, id, 'validated', 90_000)
     assert.equal(validated.counts.accepted, 1500)
 
     ;(await client.post(`/v1/uploads/${id}/accept`).bearerToken(key).json({})).assertStatus(202)
@@ -54,7 +54,8 @@ test.group('Uploads / a worker killed mid-acceptance', () => {
     assert.equal(leadsAtKill, atKill.leads_created)
 
     worker = spawnWorker(WORKER_ENV)
-    const done = await uploadIn(client, key, id, 'accepted')
+    // A worker booting from the TypeScript sources takes a while on a busy machine.
+    const done = await uploadIn(client, key, id, 'accepted', 90_000)
     assert.equal(done.leads_created, 1500)
     const leads = (await leadsOf(publisher)) as any[]
     assert.lengthOf(leads, 1500)
@@ -65,5 +66,5 @@ test.group('Uploads / a worker killed mid-acceptance', () => {
       stored.map((row) => row.lead_id),
       leads.map((lead) => lead.id)
     )
-  }).timeout(120_000)
+  }).timeout(240_000)
 })

@@ -74,14 +74,20 @@ export async function upload(
 }
 
 /** Waits for the upload to reach `status`, answering it. */
-export async function uploadIn(client: any, key: string, id: string, status: string) {
+export async function uploadIn(
+  client: any,
+  key: string,
+  id: string,
+  status: string,
+  timeoutMs = 30_000
+) {
   return eventually(
     async () => {
       const body = (await client.get(`/v1/uploads/${id}`).bearerToken(key)).body()
       return body.status === status ? body : null
     },
     `upload ${id} ${status}`,
-    30_000
+    timeoutMs
   )
 }
 
