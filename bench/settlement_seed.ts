@@ -3,8 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 export const SETTLEMENT_PRICE_CENTS = 2500
 export const SETTLEMENT_PAYOUT_CENTS = 1800
 
-/** Publishers per statement while seeding: each statement writes their sales (≈100,000 facts). */
-const PUBLISHERS_PER_STATEMENT = 100
+/** Sales per seeding statement (their facts and ledger rows). */
+const LEADS_PER_STATEMENT = 100_000
 
 /**
  * What `leads` matched leads whose return windows closed would leave behind,
@@ -14,8 +14,9 @@ const PUBLISHERS_PER_STATEMENT = 100
  * - the publishers' rows (no tenant schema: a payout run and the settlement
  *   view read only the public schema; marking a payout paid would need the
  *   leads themselves, and is not measured here);
- * - one `lead_facts` row per lead: matched, final (`payable`), on no payout,
- *   final between 8 and 37 days ago — so inside the last full week's run;
+ * - one `lead_facts` row per lead, in the order they arrived (time-ordered ids, the
+ *   publishers' leads interleaved as intake would write them): matched, final (`payable`),
+ *   on no payout, final between 37 and 8 days ago — so inside the last full week's run;
  * - three ledger rows per lead: its sale and acceptance as one balanced
  *   movement with the same result on every account (buyer payable +price,
  *   publisher payable −payout, margin earned −(price − payout)).
@@ -23,7 +24,6 @@ const PUBLISHERS_PER_STATEMENT = 100
  * Answers the publisher whose settlement view is measured.
  */
 export async function seedSettlement(leads: number, publishers: number) {
-  const perPublisher = Math.ceil(leads / publishers)
   const [label] = await db
     .table('labels')
     .insert({
@@ -61,16 +61,20 @@ export async function seedSettlement(leads: number, publishers: number) {
   )
   const rows = await db.from('publishers').orderBy('slug').select('id')
   const ids: string[] = rows.map((row) => row.id)
-  for (let start = 0; start < ids.length; start += PUBLISHERS_PER_STATEMENT) {
-    const chunk = ids.slice(start, start + PUBLISHERS_PER_STATEMENT)
-    const remaining = leads - start * perPublisher
+  for (let start = 0; start < leads; start += LEADS_PER_STATEMENT) {
+    const last = Math.min(leads, start + LEADS_PER_STATEMENT)
     await db.rawQuery(
       `WITH sold AS (
-         SELECT gen_random_uuid() AS lead_id, p.id AS publisher_id, gen_random_uuid() AS movement_id,
-                now() - interval '8 days' - (random() * interval '29 days') AS settles_at
-           FROM unnest(?::uuid[]) WITH ORDINALITY AS p(id, position)
-           CROSS JOIN generate_series(1, ?) AS n
-          WHERE (p.position - 1) * ? + n <= ?
+         SELECT lead_id, publisher_id, gen_random_uuid() AS movement_id, settles_at FROM (
+           SELECT (?::uuid[])[n % ? + 1] AS publisher_id, at AS settles_at,
+                  -- UUIDv7 as the application makes them: time-ordered, so the heap and the
+                  -- primary key hold the leads in the order they arrived, publishers interleaved.
+                  (lpad(to_hex((extract(epoch FROM at) * 1000)::bigint), 12, '0') || '7'
+                    || substr(md5(n::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid
+                    AS lead_id
+             FROM generate_series(?::int, ?::int) AS n,
+                  LATERAL (SELECT now() - interval '37 days' + (n::float8 / ?) * interval '29 days' AS at) t
+         ) s
        ), facts AS (
          INSERT INTO lead_facts (lead_id, publisher_id, label_id, buyer_id, channel, environment,
                                  status, price_cents, payout_cents, currency, created_at, updated_at,
@@ -90,10 +94,11 @@ export async function seedSettlement(leads: number, publishers: number) {
            ('operator:margin:earned', ?::bigint - ?::bigint)
          ) AS leg(account, cents)`,
       [
-        chunk,
-        perPublisher,
-        perPublisher,
-        remaining,
+        ids,
+        ids.length,
+        start,
+        last - 1,
+        leads,
         label.id,
         buyer.id,
         SETTLEMENT_PRICE_CENTS,

@@ -464,7 +464,7 @@ const disputePaths = {
       tag: 'Money',
       summary: 'Return a lead',
       description:
-        'The buyer the lead was sold to (404 for anyone else), while its sale is pending: 409 `outside_return_window` once the window has closed or the sale is final, 409 `dispute_open` while another dispute about it is open. The rules decide first: `consent_disputed` against a consent proof that verifies is rejected at once, a `duplicate` the platform confirms (an earlier lead of the same publisher with the same e-mail or phone, within its duplicate window or 30 days) is upheld at once. Otherwise the publisher has until `respond_by` to answer (else upheld), then the operator until `decide_by` (else the label’s default outcome). Upheld settles itself: the buyer is credited, the publisher loses the payout, the lead becomes `returned`.',
+        'The buyer the lead was sold to (404 for a lead out of the caller’s sight; 403 for its publisher and the operator), while its sale is pending: 409 `outside_return_window` once the window has closed or the sale is final, 409 `dispute_open` while another dispute about it is open. The rules decide first: `consent_disputed` against a consent proof that verifies is rejected at once, a `duplicate` the platform confirms (an earlier lead of the same publisher with the same e-mail or phone, within its duplicate window or 30 days) is upheld at once. Otherwise the publisher has until `respond_by` to answer (else upheld), then the operator until `decide_by` (else the label’s default outcome). Upheld settles itself: the buyer is credited, the publisher loses the payout, the lead becomes `returned`.',
       scope: 'submit',
       body: {
         schema: ref('DisputeCreate'),

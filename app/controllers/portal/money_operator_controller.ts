@@ -77,6 +77,7 @@ export default class MoneyOperatorController {
   /** One publisher's settlement, as GET /v1/settlement?publisher_id= answers, with its payouts. */
   async show({ params, request, inertia, principal, bouncer }: HttpContext) {
     await bouncer.with('SettlementPolicy').authorize('view')
+    await bouncer.with('PayoutPolicy').authorize('viewList')
     const publisher = await this.settlement.publisherFor(principal, params.id)
     const [invalid, page] = await pageValidator.tryValidate(request.qs())
     const [figures, payouts] = await Promise.all([

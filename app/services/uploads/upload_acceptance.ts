@@ -7,7 +7,7 @@ import TenancyService from '#services/platform/tenancy_service'
 import IntakeService, { type Answer } from '#services/intake/intake_service'
 import { enqueueRouting } from '#services/routing/routing_queue'
 import { planColumns } from '#services/uploads/upload_columns'
-import { type RawRow, leadInputOf } from '#services/uploads/upload_row_input'
+import { type RawRow, leadInputOf, momentsAsDates } from '#services/uploads/upload_row_input'
 import type { UploadRow } from '#services/uploads/upload_types'
 
 /** Leads handed to the routing queue per call once the upload is accepted. */
@@ -102,8 +102,9 @@ export default class UploadAcceptance {
       upload.accepted_by ?? upload.created_by,
       publisher.id
     )
+    const options = { momentsAsDates: momentsAsDates(publisher.qualityRules ?? {}) }
     const inputs = rows.map(
-      (row) => leadInputOf(row.raw, upload.columns, plan, publisher.slug).input
+      (row) => leadInputOf(row.raw, upload.columns, plan, publisher.slug, options).input
     )
     return this.intake.recordBatch(
       principal,
@@ -138,7 +139,8 @@ export default class UploadAcceptance {
     return this.tenancy.run(publisher, async (trx) => {
       const [upload] = (await trx.from('uploads').where('id', uploadId).forUpdate()) as UploadRow[]
       if (!upload || upload.status !== 'accepting') return true
-      if ((await pending(trx, upload, 0, 1)).length > 0) return false
+      const waiting = await pending(trx, upload, 0, 1)
+      if (waiting.length > 0) return false
       await trx
         .from('uploads')
         .where('id', uploadId)

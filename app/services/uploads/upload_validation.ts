@@ -3,12 +3,16 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import Publisher from '#models/publisher'
 import uploadsConfig from '#config/uploads'
 import TenancyService from '#services/platform/tenancy_service'
-import { DuplicateScreen } from '#services/quality/duplicate_finder'
 import { evaluateLead, publisherContext } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { Normalised } from '#services/quality/types'
 import { planColumns } from '#services/uploads/upload_columns'
-import { type RawRow, type RowReason, leadInputOf } from '#services/uploads/upload_row_input'
+import {
+  type RawRow,
+  type RowReason,
+  leadInputOf,
+  momentsAsDates,
+} from '#services/uploads/upload_row_input'
 import type { UploadRow } from '#services/uploads/upload_types'
 
 const DAY_MS = 86_400_000
@@ -65,7 +69,8 @@ export default class UploadValidation {
 
     const plan = planColumns(upload.columns, upload.requested_mapping ?? {})
     const keysOf = fileKeys(rules.duplicates?.keys ?? [])
-    const inFile = new DuplicateScreen(keysOf, new Set())
+    /** The duplicate keys (`column:value`) of the file's rows so far that were not rejected. */
+    const inFile = new Set<string>()
     // Rows judged before an interruption count as earlier rows of the file.
     await this.tenancy.run(publisher, async (trx) => {
       const earlier = await trx
@@ -74,11 +79,14 @@ export default class UploadValidation {
         .where('upload_id', uploadId)
         .whereIn('outcome', ['accepted', 'flagged'])
       for (const row of earlier) {
-        inFile.remember({ email: row.email_key, phone: row.phone_key } as Normalised)
+        for (const [column, value] of keysOf({ email: row.email_key, phone: row.phone_key })) {
+          inFile.add(`${column}:${value}`)
+        }
       }
     })
 
     const windowDays = rules.duplicates?.window_days ?? 0
+    const asDates = momentsAsDates(rules)
     /** The next batch's rows in file order, read with their duplicate look-up. */
     const read = (after: number) =>
       this.tenancy.run(publisher, async (trx) => {
@@ -91,14 +99,17 @@ export default class UploadValidation {
           .orderBy('row_number')
           .limit(uploadsConfig.validateBatch)) as { row_number: number; raw: RawRow }[]
         const judged = rows.map((row) => {
-          const { input, problems } = leadInputOf(row.raw, upload.columns, plan, publisher.slug)
-          return { row, input, problems, normalised: normaliseLead(input, publisher.country) }
+          const { input, problems } = leadInputOf(row.raw, upload.columns, plan, publisher.slug, {
+            momentsAsDates: asDates,
+          })
+          const normalised = normaliseLead(input, publisher.country)
+          return { row, input, problems, normalised, keys: keysOf(normalised) }
         })
         const now = new Date()
         const stored = await storedKeys(
           trx,
           publisher.schemaName,
-          judged.flatMap((item) => keysOf(item.normalised)),
+          judged.flatMap((item) => item.keys),
           upload.environment,
           new Date(now.getTime() - windowDays * DAY_MS)
         )
@@ -123,14 +134,14 @@ export default class UploadValidation {
       // Caught here and rethrown below: an error of the read ahead must not go unhandled meanwhile.
       next.catch(() => {})
 
-      const screen = new DuplicateScreen(keysOf, stored)
       const context = publisherContext(publisher, rules, now)
       const outcomes: Outcome[] = []
-      for (const { row, input, problems, normalised } of judged) {
-        const duplicate = screen.isDuplicate(normalised) || inFile.isDuplicate(normalised)
+      for (const { row, input, problems, normalised, keys } of judged) {
+        const named = keys.map(([column, value]) => `${column}:${value}`)
+        const duplicate = named.some((key) => stored.has(key) || inFile.has(key))
         const evaluation = evaluateLead(input, { ...context, duplicate, normalised })
         const outcome = problems.length > 0 ? 'rejected' : evaluation.outcome
-        if (outcome !== 'rejected') inFile.remember(normalised)
+        if (outcome !== 'rejected') for (const key of named) inFile.add(key)
         outcomes.push({
           row_number: row.row_number,
           outcome,

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
 import type { BrowserContext, Page } from 'playwright'
+import { uuidv7 } from 'uuidv7'
 import Buyer from '#models/buyer'
 import User, { type Role } from '#models/user'
 import PayoutRunService from '#services/money/payout_run_service'
@@ -96,7 +98,7 @@ test.group('Money / the publisher’s and the buyer’s screens', () => {
     await expectText(publisherPage, '[data-test="nav-badge"]', '1')
     assert.equal(
       await publisherPage
-        .getByRole('link', { name: 'Disputes (1 waiting for your answer)' })
+        .getByRole('link', { name: 'Disputes 1, waiting for your answer' })
         .count(),
       1
     )
@@ -250,10 +252,23 @@ test.group('Money / the publisher’s and the buyer’s screens', () => {
     const otherBuyer = await partyUser('buyer_user', { buyerId: other.buyer.id })
     const buyerUser = await partyUser('buyer_user', { buyerId: world.buyer.id })
 
-    // Another publisher: the dispute is not there, its own list is empty and says what comes next.
+    const payout = uuidv7()
+    await db.table('payouts').insert({
+      id: payout,
+      publisher_id: world.publisher.id,
+      currency: 'EUR',
+      period_end: new Date().toISOString().slice(0, 10),
+      amount_cents: 1800,
+      lead_count: 1,
+      status: 'scheduled',
+      created_at: new Date(),
+      updated_at: new Date(),
+    })
+
+    // Another publisher: the dispute and the payout are not there; its own pages are empty and say what comes next.
     const page = await browserContext.newPage()
     await signedIn(page, stranger.email)
-    for (const path of [`/publisher/disputes/${dispute}`]) {
+    for (const path of [`/publisher/disputes/${dispute}`, `/publisher/payouts/${payout}`]) {
       assert.equal((await page.goto(path))!.status(), 404, path)
       assert.notInclude(await pageText(page), 'Contact details do not work')
     }

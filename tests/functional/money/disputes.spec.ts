@@ -194,6 +194,36 @@ test.group('Money / disputes: opening', (group) => {
     )
   })
 
+  test('a dispute racing the window closing: exactly one of them wins', async ({
+    client,
+    assert,
+  }) => {
+    const service = await disputes()
+    for (let round = 0; round < 3; round++) {
+      const world = await disputable(client, { windowHours: 1 })
+      const settlesAt = (await factsOf(world.leadId)).settles_at.getTime()
+      const [opened] = await Promise.allSettled([
+        service.open(
+          principalOf('buyer', { buyerId: world.buyer.id }),
+          world.leadId,
+          { reason: 'fraud' },
+          new Date(settlesAt - 1000)
+        ),
+        settleOnce(new Date(settlesAt + 1000)),
+      ])
+      const fact = await factsOf(world.leadId)
+      const rows = await db.from('disputes').where('lead_id', world.leadId)
+      if (opened.status === 'fulfilled') {
+        assert.equal(fact.settlement, 'pending')
+        assert.lengthOf(rows, 1)
+      } else {
+        assert.match(String(opened.reason), /pending/)
+        assert.equal(fact.settlement, 'payable')
+        assert.lengthOf(rows, 0)
+      }
+    }
+  })
+
   test('the reason comes from the fixed list; `other` needs details (422)', async ({
     client,
     assert,
