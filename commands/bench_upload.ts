@@ -102,8 +102,12 @@ export default class BenchUpload extends BaseCommand {
     const rss = sampleRss(server.pid!)
     try {
       const base = `http://127.0.0.1:${port}`
+      await workerReady(worker)
       const cpu = benchCpuGroups(server.pid!)
       cpu.worker = (pid) => pid === worker.pid
+      // Only this database's backends: other runs share the Postgres server (its WAL writer and checkpointer are left out).
+      cpu.postgres = (_pid, command) =>
+        command.startsWith('postgres') && command.includes(` ${services.databaseName} `)
       const poll = { base, key, everyMs: this.pollMs }
       const before = cpuSnapshot(cpu)
       const started = performance.now()
@@ -243,11 +247,13 @@ export default class BenchUpload extends BaseCommand {
   startWorker(changed: Record<string, string>, nodeFlags: string[]): ChildProcess {
     const cwd = this.build ? this.app.makePath('build') : this.app.appRoot.pathname
     const loader = this.build ? [] : ['--import', '@poppinss/ts-exec']
-    return spawn(process.execPath, [...nodeFlags, ...loader, 'ace.js', 'queue:work'], {
+    const worker = spawn(process.execPath, [...nodeFlags, ...loader, 'ace.js', 'queue:work'], {
       cwd,
       env: { ...process.env, APP_KEY: env.get('APP_KEY').release(), ...changed },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     })
+    worker.stdout!.pipe(process.stdout)
+    return worker
   }
 
   async waitFor(
@@ -288,12 +294,28 @@ export default class BenchUpload extends BaseCommand {
   }
 }
 
+/** Resolves once the worker says it runs: its boot is not part of the upload's figures. */
+function workerReady(worker: ChildProcess) {
+  return new Promise<void>((resolve, reject) => {
+    let seen = ''
+    const onData = (chunk: Buffer) => {
+      seen = (seen + chunk.toString()).slice(-1000)
+      if (!seen.includes('worker running')) return
+      worker.stdout!.off('data', onData)
+      resolve()
+    }
+    worker.stdout!.on('data', onData)
+    worker.once('exit', (code) => reject(new Error(`the worker exited (${code}) before it ran`)))
+  })
+}
+
 /** The batch sizes in force (config/uploads.ts), as the worker and the server read them. */
 function batches() {
   return {
     receiveBatch: uploadsConfig.receiveBatch,
     validateBatch: uploadsConfig.validateBatch,
     acceptBatch: uploadsConfig.acceptBatch,
+    acceptConcurrency: uploadsConfig.acceptConcurrency,
   }
 }
 

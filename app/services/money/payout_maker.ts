@@ -65,22 +65,42 @@ const sumOf = (rows: Sums, currency: string) =>
   Number(rows.find((row) => row.currency.trim() === currency)?.cents ?? 0)
 
 /**
+ * A sale is free to be paid when it is final (`payable`), was never paid (`payout_id`, set when
+ * a payout is paid) and has no earning line on an open payout. A payout takes a sale by listing
+ * it (`payout_lines`), not by writing its facts: an insert at the end of a small table, where
+ * marking a million facts would rewrite every index of `lead_facts` (the payout run's benchmark).
+ */
+const FREE_SALES = `SELECT f.lead_id, f.currency, f.payout_cents, f.settles_at < ? AS due
+   FROM public.lead_facts f
+  WHERE f.publisher_id = ? AND f.settlement = 'payable' AND f.payout_id IS NULL
+    AND NOT EXISTS (SELECT 1 FROM public.payout_lines l JOIN public.payouts p ON p.id = l.payout_id
+                     WHERE p.publisher_id = f.publisher_id AND p.status = ANY(?::text[])
+                       AND l.kind = 'earning' AND l.lead_id = f.lead_id)`
+
+/**
  * Creates a publisher's payouts for one period, one per currency, in one
  * transaction, or none.
  *
  * The amount is what the ledger says the platform owes, not a sum the run
  * adds up on its own: minus the balance of the publisher's payable account,
  * less what open payouts already hold (their money leaves, and is booked,
- * when they are paid), less the final sales it does not take (those that
+ * when they are paid), less the free sales it does not take (those that
  * became final after the period). So clawbacks, adjustments and a negative
  * balance carried from earlier net out exactly, and a payout is made only
  * when that amount is positive and reaches the label's minimum; otherwise
  * everything waits for the next run.
  *
  * The lines say where the amount comes from: one `earning` per sale taken,
- * one `clawback` per returned sale that an earlier payout paid (or gives one
- * back when that payout failed and released the sale), and an `adjustment`
- * line for the rest — the operator's manual adjustments.
+ * one `clawback` per returned sale that a payout paid (or gives one back
+ * when that payout failed, so never paid the sale), and an `adjustment` line
+ * for the rest — the operator's manual adjustments.
+ *
+ * Everything the amount depends on is read in one statement, so in one
+ * snapshot: a sale made final writes its facts and ledger rows together, a
+ * payout paid its status and ledger rows, a dispute upheld its facts and
+ * clawback. Whatever commits between that read and the write is exact all
+ * the same — a sale returned meanwhile was paid with this payout and its
+ * clawback nets against the next one — so no sale needs locking.
  */
 export async function makePayouts(target: PayoutTarget, now: Date): Promise<MadePayout[]> {
   return transaction(async (trx) => {
@@ -88,48 +108,26 @@ export async function makePayouts(target: PayoutTarget, now: Date): Promise<Made
     await trx.rawQuery('SELECT pg_advisory_xact_lock(hashtext(?))', [
       `payout:${target.publisherId}`,
     ])
-    /*
-     * The sales this period pays are claimed in one pass: the UPDATE locks them (a dispute
-     * decided meanwhile waits for this commit) and marks them with an id of this transaction's,
-     * which becomes the payout's. Marking them is the expensive write of a run (every index of
-     * lead_facts), so it is done once; a currency left unpaid is simply unmarked again.
-     */
-    const claim = uuidv7()
-    const claimed = await trx.rawQuery(
-      `WITH claimed AS (
-         UPDATE public.lead_facts SET payout_id = ?, updated_at = ?
-          WHERE publisher_id = ? AND settlement = 'payable' AND payout_id IS NULL
-            AND settles_at < ?
-         RETURNING currency, payout_cents
-       )
-       SELECT currency, count(*)::int AS sales, sum(payout_cents)::bigint AS cents
-         FROM claimed GROUP BY currency`,
-      [claim, now, target.publisherId, periodBoundary(target.periodEnd)]
-    )
-    const sales = (claimed.rows as { currency: string; sales: number; cents: string }[]).map(
-      (row) => ({ currency: row.currency.trim(), sales: row.sales, cents: Number(row.cents) })
-    )
-    const state = await readState(trx, target, sales)
+    const state = await readState(trx, target)
     const made: MadePayout[] = []
     for (const currency of state.currencies) {
-      const taken = sales.find((sale) => sale.currency === currency)
-      const earned = taken?.cents ?? 0
+      if (state.taken.has(currency)) continue
+      const free = state.free.filter((sale) => sale.currency.trim() === currency)
+      const taking = free.filter((sale) => sale.due)
+      const sum = (sales: typeof free) =>
+        sales.reduce((total, sale) => total + Number(sale.payout_cents), 0)
+      const earned = sum(taking)
       const owed = -sumOf(state.balances, currency) - sumOf(state.open, currency)
-      // Less the final sales this period does not take: those still on no payout.
-      const amount = owed - sumOf(state.unassigned, currency)
-      if (state.taken.has(currency) || amount <= 0 || amount < target.minimumCents) {
-        if (taken) await release(trx, claim, currency)
-        continue
-      }
+      // Less the free sales this period does not take: final only after it ended.
+      const amount = owed - (sum(free) - earned)
+      if (amount <= 0 || amount < target.minimumCents) continue
       const lines = nettingLines(state.clawed, state.netted, currency)
-      const itemised = earned + lines.reduce((sum, line) => sum + line.amount_cents, 0)
+      const itemised = earned + lines.reduce((total, line) => total + line.amount_cents, 0)
       if (amount !== itemised) {
         lines.push({ lead_id: null, kind: 'adjustment', amount_cents: amount - itemised })
       }
-      // The claim becomes the first payout's id; another currency's sales move to an id of their own.
-      const id = made.length === 0 ? claim : uuidv7()
       const payout = {
-        id,
+        id: uuidv7(),
         publisher_id: target.publisherId,
         label_id: target.labelId,
         currency,
@@ -138,52 +136,32 @@ export async function makePayouts(target: PayoutTarget, now: Date): Promise<Made
           : null,
         period_end: target.periodEnd,
         amount_cents: amount,
-        lead_count: taken?.sales ?? 0,
+        lead_count: taking.length,
         status: 'scheduled',
         created_at: now,
         updated_at: now,
       }
-      if (taken && id !== claim) {
-        await trx.rawQuery(
-          `UPDATE public.lead_facts SET payout_id = ? WHERE payout_id = ? AND currency = ?`,
-          [id, claim, currency]
-        )
-      }
-      await insertTogether(trx, writes(payout, taken ? currency : null, lines))
+      await insertTogether(trx, writes(payout, taking, lines))
       made.push({
-        id,
+        id: payout.id,
         publisher_id: target.publisherId,
         currency,
         amount_cents: amount,
-        lead_count: payout.lead_count,
+        lead_count: taking.length,
       })
     }
     return made
   })
 }
 
-/** A currency not paid this time: its claimed sales go back to being on no payout. */
-async function release(trx: TransactionClientContract, claim: string, currency: string) {
-  await trx.rawQuery(
-    `UPDATE public.lead_facts SET payout_id = NULL WHERE payout_id = ? AND currency = ?`,
-    [claim, currency]
-  )
-}
+type FreeSale = { lead_id: string; currency: string; payout_cents: number; due: boolean }
 
-/**
- * Everything the amount depends on, read in one statement (one snapshot):
- * the ledger balance, the open payouts and the final sales not taken are
- * then consistent with each other whatever commits meanwhile — a sale made
- * final writes its fact and its ledger rows together.
- */
-async function readState(
-  trx: TransactionClientContract,
-  target: PayoutTarget,
-  sales: { currency: string }[]
-) {
+/** Everything the amount depends on, read in one statement (one snapshot). */
+async function readState(trx: TransactionClientContract, target: PayoutTarget) {
   const payable = account.publisherPayable(target.publisherId)
   const id = target.publisherId
-  const [balances, open, unassigned, clawed, netted, previous, taken] = await selectTogether(trx, [
+  const open = [...OPEN_PAYOUT_STATUSES]
+  const [balances, held, free, clawed, netted, previous, taken] = await selectTogether(trx, [
     rawPart(
       `SELECT currency, sum(cents)::bigint AS cents FROM (
          SELECT currency, balance_cents AS cents FROM public.ledger_balances WHERE account = ?
@@ -196,23 +174,20 @@ async function readState(
     rawPart(
       `SELECT currency, sum(amount_cents)::bigint AS cents FROM public.payouts
         WHERE publisher_id = ? AND status = ANY(?::text[]) GROUP BY currency`,
-      [id, [...OPEN_PAYOUT_STATUSES]]
+      [id, open]
     ),
-    // Final sales on no payout: the claimed ones are not among them (this transaction marked them).
-    rawPart(
-      `SELECT currency, sum(payout_cents)::bigint AS cents FROM public.lead_facts
-        WHERE publisher_id = ? AND settlement = 'payable' AND payout_id IS NULL
-        GROUP BY currency`,
-      [id]
-    ),
-    // Returned after they were final: netted once their earning is on a payout still standing.
+    rawPart(`${FREE_SALES} ORDER BY f.lead_id`, [periodBoundary(target.periodEnd), id, open]),
+    // Returned after they were final: netted once a payout paid (or holds) their earning.
     rawPart(
       `SELECT e.lead_id, e.currency, sum(e.amount_cents)::bigint AS cents,
-              bool_or(f.payout_id IS NOT NULL) AS in_payout
+              bool_or(f.payout_id IS NOT NULL OR EXISTS (
+                SELECT 1 FROM public.payout_lines l JOIN public.payouts p ON p.id = l.payout_id
+                 WHERE p.publisher_id = e.publisher_id AND p.status = ANY(?::text[])
+                   AND l.kind = 'earning' AND l.lead_id = e.lead_id)) AS in_payout
          FROM public.ledger_entries e JOIN public.lead_facts f ON f.lead_id = e.lead_id
         WHERE e.kind = 'clawback' AND e.publisher_id = ? AND e.account = ?
         GROUP BY e.lead_id, e.currency`,
-      [id, payable]
+      [open, id, payable]
     ),
     rawPart(
       `SELECT l.lead_id, p.currency, sum(l.amount_cents)::bigint AS cents
@@ -232,13 +207,13 @@ async function readState(
     ]),
   ])
   const currencies = new Set<string>(
-    [...sales, ...balances, ...open].map((row) => String(row.currency).trim())
+    [...free, ...balances, ...held].map((row) => String(row.currency).trim())
   )
   return {
     currencies: [...currencies].sort(),
     balances: balances as Sums,
-    open: open as Sums,
-    unassigned: unassigned as Sums,
+    open: held as Sums,
+    free: free as FreeSale[],
     clawed: clawed as Clawed[],
     netted: netted as Netted[],
     previousEnds: new Map(previous.map((row) => [String(row.currency).trim(), row.period_end])),
@@ -271,10 +246,10 @@ function nettingLines(clawed: Clawed[], netted: Netted[], currency: string): Pay
     .filter((line) => line.amount_cents !== 0)
 }
 
-/** The payout and its lines, as one statement: its earnings are the sales marked with its id. */
+/** The payout and its lines, as one statement; the earnings go in as two arrays, whatever their number. */
 function writes(
   payout: { id: string } & Record<string, unknown>,
-  currency: string | null,
+  taking: FreeSale[],
   lines: PayoutLine[]
 ): Part[] {
   const parts: Part[] = [insertRows('public.payouts', PAYOUT_COLUMNS, [payout])]
@@ -287,14 +262,15 @@ function writes(
       )
     )
   }
-  if (currency === null) return parts
-  parts.push(
-    rawPart(
-      `INSERT INTO public.payout_lines (payout_id, lead_id, kind, amount_cents)
-       SELECT payout_id, lead_id, 'earning', payout_cents FROM public.lead_facts
-        WHERE payout_id = ? AND currency = ? ORDER BY lead_id`,
-      [payout.id, currency]
+  if (taking.length > 0) {
+    parts.push(
+      rawPart(
+        `INSERT INTO public.payout_lines (payout_id, lead_id, kind, amount_cents)
+         SELECT ?::uuid, s.lead_id, 'earning', s.cents
+           FROM unnest(?::uuid[], ?::bigint[]) AS s(lead_id, cents)`,
+        [payout.id, taking.map((sale) => sale.lead_id), taking.map((sale) => sale.payout_cents)]
+      )
     )
-  )
+  }
   return parts
 }

@@ -131,7 +131,7 @@ export default class PayoutService {
     await this.tenancy.run(publisher, async (trx) => {
       const payout = await this.lockOpen(trx, id)
       const onPayout = await trx.rawQuery(
-        `SELECT lead_id FROM public.lead_facts WHERE payout_id = ? AND settlement = 'payable'
+        `SELECT lead_id FROM public.payout_lines WHERE payout_id = ? AND kind = 'earning'
           ORDER BY lead_id`,
         [id]
       )
@@ -199,24 +199,20 @@ export default class PayoutService {
   }
 
   /**
-   * The money did not arrive: the payout is closed as failed and its sales
-   * are released (no longer on a payout), so the next run pays them again.
-   * Nothing was booked in the ledger for it, so nothing is reversed.
+   * The money did not arrive: the payout is closed as failed, which releases
+   * its sales (a payout holds them by its lines while open), so the next run
+   * pays them again. Nothing was booked in the ledger for it, so nothing is
+   * reversed.
    */
   async markFailed(principal: Principal, id: string, reason: string, now = new Date()) {
     await this.publisherOf(principal, id)
     await transaction(async (trx) => {
       const payout = await this.lockOpen(trx, id)
-      await insertTogether(trx, [
-        rawPart(
-          `UPDATE public.lead_facts SET payout_id = NULL, updated_at = ? WHERE payout_id = ?`,
-          [now, id]
-        ),
-        rawPart(
-          `UPDATE public.payouts SET status = 'failed', failure = ?, updated_at = ? WHERE id = ?`,
-          [reason, now, id]
-        ),
-      ])
+      // Its sales are free again by its status alone: a payout takes sales by its lines.
+      await trx.rawQuery(
+        `UPDATE public.payouts SET status = 'failed', failure = ?, updated_at = ? WHERE id = ?`,
+        [reason, now, id]
+      )
       await this.accessLog.record(
         principal.actor,
         'payout.failed',
@@ -254,8 +250,9 @@ export default class PayoutService {
   /**
    * One chunk of a payout's sales becomes `paid_out`. The leads and their
    * chain heads are locked first, then the facts — the order routing,
-   * acceptance and disputes take them in — and only sales still final are
-   * paid out.
+   * acceptance and disputes take them in. Every sale of the payout gets its
+   * id (the payout that paid it: a clawback of it nets against the next
+   * payout); only those still final become `paid_out`, with an audit entry.
    */
   private async payLeads(
     trx: TransactionClientContract,
@@ -271,13 +268,14 @@ export default class PayoutService {
       [leadIds]
     )
     const facts = await trx.rawQuery(
-      `SELECT lead_id FROM public.lead_facts
-        WHERE lead_id = ANY(?::uuid[]) AND payout_id = ? AND settlement = 'payable'
+      `SELECT lead_id, settlement FROM public.lead_facts
+        WHERE lead_id = ANY(?::uuid[]) AND payout_id IS NULL
         ORDER BY lead_id FOR UPDATE`,
-      [leadIds, payout.id]
+      [leadIds]
     )
-    const still: string[] = facts.rows.map((row: { lead_id: string }) => row.lead_id)
-    if (still.length === 0) return 0
+    const rows = facts.rows as { lead_id: string; settlement: string }[]
+    if (rows.length === 0) return 0
+    const still = rows.filter((row) => row.settlement === 'payable').map((row) => row.lead_id)
     const leads = new Map<string, Record<string, any>>(
       locked.rows.map((row: Record<string, any>) => [row.id, row])
     )
@@ -307,9 +305,11 @@ export default class PayoutService {
         still,
       ]),
       rawPart(
-        `UPDATE public.lead_facts SET settlement = 'paid_out', status = 'paid_out', updated_at = ?
+        `UPDATE public.lead_facts SET payout_id = ?, updated_at = ?,
+                settlement = CASE WHEN settlement = 'payable' THEN 'paid_out' ELSE settlement END,
+                status = CASE WHEN settlement = 'payable' THEN 'paid_out' ELSE status END
           WHERE lead_id = ANY(?::uuid[])`,
-        [now, still]
+        [payout.id, now, rows.map((row) => row.lead_id)]
       ),
       ...trail,
     ])

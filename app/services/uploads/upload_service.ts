@@ -56,9 +56,11 @@ export default class UploadService {
    * Reads the body and stores the upload and its raw rows, all in one
    * transaction: a file refused for any reason (too large, too many rows,
    * unreadable, a mapping that does not fit, a publisher that may not
-   * upload) leaves nothing behind. The rows go to a temporary table first,
-   * because the operator names the publisher (and so the schema) in a field
-   * that may follow the file; they move to the publisher's schema at the end.
+   * upload) leaves nothing behind. A publisher's own credential names the
+   * schema before the body: the rows go straight to its `upload_rows`,
+   * under an upload row completed once the file is read. The operator names
+   * the publisher in a field that may follow the file: its rows go to a
+   * temporary table first and move to the publisher's schema at the end.
    */
   async receive(principal: Principal, body: UploadBody): Promise<UploadView> {
     // A publisher's own key is known before the body: refuse a disabled delivery method at once.
@@ -66,9 +68,15 @@ export default class UploadService {
     if (own) assertDeliveryMethod(own, 'upload')
 
     const upload = await transaction(async (trx) => {
-      await trx.rawQuery(
-        'CREATE TEMPORARY TABLE incoming_upload_rows (row_number int, raw jsonb) ON COMMIT DROP'
-      )
+      const id = uuidv7()
+      if (own) {
+        await this.tenancy.enter(trx, own)
+        await this.startUpload(trx, principal, own, id)
+      } else {
+        await trx.rawQuery(
+          'CREATE TEMPORARY TABLE incoming_upload_rows (row_number int, raw jsonb) ON COMMIT DROP'
+        )
+      }
       let reader: UploadReader | null = null
       const fields = await body(async ({ stream, filename }) => {
         if (reader) {
@@ -77,7 +85,7 @@ export default class UploadService {
           ])
         }
         reader = new UploadReader(stream, filename)
-        await this.writeIncoming(trx, reader)
+        await this.writeRows(trx, reader, own ? id : null)
       })
       if (!reader) {
         throw ApiProblem.unprocessable([
@@ -89,7 +97,7 @@ export default class UploadService {
         ])
       }
       const publisher = await this.publisherOf(principal, own, fields.publisher)
-      return this.store(trx, principal, publisher, reader, fields.mapping)
+      return this.store(trx, principal, publisher, reader, fields.mapping, { id, started: !!own })
     })
     await enqueueUploadJob('validate', upload.id, upload.publisher_id)
     return upload
@@ -99,25 +107,63 @@ export default class UploadService {
    * The rows as they are read, `receiveBatch` at a time, each batch one
    * INSERT with the rows as one JSON parameter (a list of rows): no
    * per-row bindings for the driver to rewrite, one parse in Postgres.
+   * One batch is written while the next is read. With an upload id the
+   * rows go to the publisher's `upload_rows` (the schema is entered),
+   * without to the temporary table.
    */
-  private async writeIncoming(trx: TransactionClientContract, reader: UploadReader) {
+  private async writeRows(
+    trx: TransactionClientContract,
+    reader: UploadReader,
+    uploadId: string | null
+  ) {
+    const insert = uploadId
+      ? `INSERT INTO upload_rows (upload_id, row_number, raw)
+         SELECT ?::uuid, ?::int + r.position, r.raw
+         FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS r(raw, position)`
+      : `INSERT INTO incoming_upload_rows (row_number, raw)
+         SELECT ?::int + r.position, r.raw
+         FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS r(raw, position)`
     let batch: RawRow[] = []
     let written = 0
+    let writing: Promise<unknown> = Promise.resolve()
     const flush = async () => {
+      await writing
       if (batch.length === 0) return
-      await trx.rawQuery(
-        `INSERT INTO incoming_upload_rows (row_number, raw)
-         SELECT ?::int + r.position, r.raw FROM jsonb_array_elements(?::jsonb) WITH ORDINALITY AS r(raw, position)`,
-        [written, JSON.stringify(batch)]
+      const rows = JSON.stringify(batch)
+      // A real promise: a knex query runs again each time it is awaited.
+      writing = Promise.resolve(
+        trx.rawQuery(insert, uploadId ? [uploadId, written, rows] : [written, rows])
       )
       written += batch.length
       batch = []
     }
-    for await (const raw of reader.rows()) {
-      batch.push(raw)
-      if (batch.length >= uploadsConfig.receiveBatch) await flush()
+    try {
+      for await (const raw of reader.rows()) {
+        batch.push(raw)
+        if (batch.length >= uploadsConfig.receiveBatch) await flush()
+      }
+      await flush()
+    } finally {
+      // Never left running: a refusal rolls the transaction back once the last write has answered.
+      await writing.catch(() => {})
     }
-    await flush()
+    await writing
+  }
+
+  /** The upload's row, before its file is read (see `store`). */
+  private async startUpload(
+    trx: TransactionClientContract,
+    principal: Principal,
+    publisher: Publisher,
+    id: string
+  ) {
+    const now = new Date()
+    await trx.rawQuery(
+      `INSERT INTO uploads (id, publisher_id, environment, status, format, encoding, bytes, columns,
+         created_by, row_count, created_at, updated_at)
+       VALUES (?, ?, ?, 'validating', 'csv', 'utf-8', 0, '[]'::jsonb, ?, 0, ?, ?)`,
+      [id, publisher.id, principal.environment, principal.actor, now, now]
+    )
   }
 
   private async ownPublisher(principal: Principal) {
@@ -145,44 +191,54 @@ export default class UploadService {
     return publisher
   }
 
+  /**
+   * The upload as read: its row completed (or written, for rows waiting in
+   * the temporary table, which then move to the publisher's schema).
+   */
   private async store(
     trx: TransactionClientContract,
     principal: Principal,
     publisher: Publisher,
     reader: UploadReader,
-    mapping: Record<string, string | null> | undefined
+    mapping: Record<string, string | null> | undefined,
+    upload: { id: string; started: boolean }
   ) {
     const errors = mapping ? mappingErrors(reader.columns, mapping) : []
     if (errors.length > 0)
       throw ApiProblem.unprocessable(errors, 'The mapping does not fit the file.')
-    await this.tenancy.enter(trx, publisher)
-    const id = uuidv7()
+    const { id } = upload
     const now = new Date()
-    await trx.rawQuery(
-      `INSERT INTO uploads (id, publisher_id, environment, status, format, filename, encoding,
-         delimiter, bytes, columns, requested_mapping, created_by, row_count, created_at, updated_at)
-       VALUES (?, ?, ?, 'validating', ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?)`,
-      [
-        id,
-        publisher.id,
-        principal.environment,
-        reader.format,
-        reader.filename?.slice(0, 255) ?? null,
-        reader.encoding,
-        reader.delimiter,
-        reader.bytes,
-        JSON.stringify(reader.columns),
-        mapping ? JSON.stringify(mapping) : null,
-        principal.actor,
-        reader.rowCount,
-        now,
-        now,
-      ] as any[]
-    )
-    await trx.rawQuery(
-      'INSERT INTO upload_rows (upload_id, row_number, raw) SELECT ?, row_number, raw FROM incoming_upload_rows',
-      [id]
-    )
+    const read = [
+      reader.format,
+      reader.filename?.slice(0, 255) ?? null,
+      reader.encoding,
+      reader.delimiter,
+      reader.bytes,
+      JSON.stringify(reader.columns),
+      mapping ? JSON.stringify(mapping) : null,
+      reader.rowCount,
+    ]
+    if (upload.started) {
+      await trx.rawQuery(
+        `UPDATE uploads SET format = ?, filename = ?, encoding = ?, delimiter = ?, bytes = ?,
+           columns = ?::jsonb, requested_mapping = ?::jsonb, row_count = ?, updated_at = ?
+         WHERE id = ?`,
+        [...read, now, id] as any[]
+      )
+    } else {
+      await this.tenancy.enter(trx, publisher)
+      await trx.rawQuery(
+        `INSERT INTO uploads (format, filename, encoding, delimiter, bytes, columns,
+           requested_mapping, row_count, id, publisher_id, environment, status, created_by,
+           created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, ?, ?, 'validating', ?, ?, ?)`,
+        [...read, id, publisher.id, principal.environment, principal.actor, now, now] as any[]
+      )
+      await trx.rawQuery(
+        'INSERT INTO upload_rows (upload_id, row_number, raw) SELECT ?, row_number, raw FROM incoming_upload_rows',
+        [id]
+      )
+    }
     const [row] = (await trx.from('uploads').where('id', id)) as UploadRow[]
     return this.view(row, publisher)
   }

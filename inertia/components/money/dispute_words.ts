@@ -7,7 +7,7 @@ const REASONS: Record<string, string> = {
   outside_target_audience: 'Outside the target audience',
   consent_disputed: 'Consent disputed',
   fraud: 'Fraud',
-  other: 'Other (say why)',
+  other: 'Other',
 }
 
 const STATUSES: Record<string, string> = {
