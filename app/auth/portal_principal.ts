@@ -6,6 +6,7 @@ const KINDS: Record<User['role'], PrincipalKind> = {
   compliance_officer: 'compliance',
   publisher_user: 'publisher',
   buyer_user: 'buyer',
+  label_manager: 'label_manager',
 }
 
 const ACTOR_TYPES: Record<PrincipalKind, string> = {
@@ -13,6 +14,7 @@ const ACTOR_TYPES: Record<PrincipalKind, string> = {
   compliance: 'operator',
   publisher: 'publisher',
   buyer: 'buyer',
+  label_manager: 'label_manager',
 }
 
 /** A portal user acts with the role the operator gave it, in the live environment. */
@@ -26,6 +28,7 @@ export function principalForUser(user: User) {
     user.publisherId,
     user.buyerId,
     `user:${user.id}`,
-    kind === 'compliance' ? (user.scope ?? null) : null
+    kind === 'compliance' ? (user.scope ?? null) : null,
+    kind === 'label_manager' ? user.labelId : null
   )
 }

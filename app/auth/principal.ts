@@ -2,7 +2,11 @@ import type { ComplianceScope } from '#services/access/compliance_scope'
 
 export type Permission = 'read' | 'submit'
 export type Environment = 'live' | 'sandbox'
-export type PrincipalKind = 'operator' | 'compliance' | 'publisher' | 'buyer'
+/**
+ * `label_manager`: a label's own manager, given by the operator a read-only view of that
+ * label's publishers (reports and leads); `labelId` says which label.
+ */
+export type PrincipalKind = 'operator' | 'compliance' | 'publisher' | 'buyer' | 'label_manager'
 
 /**
  * Who is calling, whatever the credential: an API key, an OAuth access token
@@ -20,7 +24,9 @@ export default class Principal {
     /** The API key or OAuth client behind the call; rate limits are counted per credential. */
     readonly credentialId: string | null = null,
     /** A compliance principal's limits, as the operator set them; null reaches everything. */
-    readonly scope: ComplianceScope | null = null
+    readonly scope: ComplianceScope | null = null,
+    /** A label manager's label; null for every other kind. */
+    readonly labelId: string | null = null
   ) {}
 
   get isOperator() {
@@ -44,7 +50,8 @@ export default class Principal {
       this.publisherId,
       this.buyerId,
       this.credentialId,
-      this.scope
+      this.scope,
+      this.labelId
     )
   }
 

@@ -23,6 +23,10 @@ export default class Label extends compose(BaseModel, withUuid) {
   @column()
   declare locale: string
 
+  /** The IANA zone its reports read days and months in (docs/reports.md). */
+  @column()
+  declare timeZone: string
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

@@ -11,7 +11,12 @@ import type { ComplianceScope } from '#services/access/compliance_scope'
  * Portal roles. A publisher user delivers (submit), reports (read) or both;
  * the permissions column says which.
  */
-export type Role = 'operator_admin' | 'compliance_officer' | 'publisher_user' | 'buyer_user'
+export type Role =
+  | 'operator_admin'
+  | 'compliance_officer'
+  | 'publisher_user'
+  | 'buyer_user'
+  | 'label_manager'
 
 const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
   uids: ['email'],
@@ -36,6 +41,10 @@ export default class User extends compose(BaseModel, withUuid, AuthFinder) {
 
   @column()
   declare buyerId: string | null
+
+  /** A label manager's label (it reads that label's publishers only); null for every other role. */
+  @column()
+  declare labelId: string | null
 
   @column()
   declare permissions: Permission[]

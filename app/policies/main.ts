@@ -18,4 +18,5 @@ export const policies = {
   WebhookEndpointPolicy: () => import('#policies/webhook_endpoint_policy'),
   AuditLogPolicy: () => import('#policies/audit_log_policy'),
   AccessLogPolicy: () => import('#policies/access_log_policy'),
+  ReportPolicy: () => import('#policies/report_policy'),
 }

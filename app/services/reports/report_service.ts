@@ -1,18 +1,176 @@
 import { inject } from '@adonisjs/core'
+import db from '@adonisjs/lucid/services/db'
 import type Principal from '#auth/principal'
-import type { KpiQuery, KpiReport, Timeseries, TimeseriesQuery } from '#services/reports/types'
+import type {
+  KpiQuery,
+  KpiReport,
+  KpiRow,
+  ReportDimension,
+  Timeseries,
+  TimeseriesQuery,
+} from '#services/reports/types'
+import {
+  readFunnel,
+  readP90,
+  readReasons,
+  readSums,
+  type SumsRow,
+} from '#services/reports/report_figures'
+import {
+  bucketsOf,
+  periodJson,
+  previousOf,
+  type Segment,
+  segmentsOf,
+} from '#services/reports/report_period'
+import {
+  HIDDEN,
+  assertFigureAllowed,
+  assertGroupingAllowed,
+  audienceOf,
+  principalConditions,
+  resolveFilters,
+  zoneOf,
+} from '#services/reports/report_scope'
+import { type Funnel, changeOf, figuresOf, withoutHidden } from '#services/reports/kpi_figures'
+
+const CURRENT = 0
+const PREVIOUS = 1
 
 /**
- * KPIs and time series over `lead_facts`, read from the hourly rollups with the
- * partial edge hours read directly (docs/reports.md).
+ * KPIs and time series over `lead_facts` (docs/reports.md): whole hours and days from the
+ * rollups the facts' triggers keep, the partial edges from the facts themselves, each figure
+ * beside the previous period of the same length. Who sees which rows and figures:
+ * `report_scope.ts`.
  */
 @inject()
 export default class ReportService {
-  async kpis(_principal: Principal, _query: KpiQuery): Promise<KpiReport> {
-    throw new Error('not implemented yet')
+  async kpis(principal: Principal, query: KpiQuery): Promise<KpiReport> {
+    assertGroupingAllowed(principal, query.groupBy)
+    const resolved = await resolveFilters(principal, query.filters)
+    const timeZone = query.timeZone ?? (await zoneOf(principal, resolved))
+    const conditions = [
+      ...principalConditions(principal, query.filters.environment),
+      ...resolved.conditions,
+    ]
+    const previous = previousOf(query.from, query.to, timeZone)
+    const segments = [
+      ...segmentsOf(query.from, query.to, CURRENT),
+      ...segmentsOf(previous.from, previous.to, PREVIOUS),
+    ]
+    const periods: Segment[] = [
+      { bucket: CURRENT, grain: 'raw', from: query.from, to: query.to },
+      { bucket: PREVIOUS, grain: 'raw', ...previous },
+    ]
+    const groupBy = query.groupBy ?? null
+    const withFunnel = audienceOf(principal) !== 'buyer' && groupBy !== 'buyer'
+    const read = (grouping: ReportDimension | null) =>
+      Promise.all([
+        readSums(segments, grouping, conditions),
+        readReasons(segments, grouping, conditions),
+        readP90(segments, grouping, conditions),
+        withFunnel ? readFunnel(periods, grouping, conditions) : Promise.resolve([]),
+      ])
+    const [grouped, totals] = await Promise.all([
+      read(groupBy),
+      groupBy ? read(null) : Promise.resolve(null),
+    ])
+    const hidden = HIDDEN[audienceOf(principal)]
+    const rowOf = (tables: Awaited<ReturnType<typeof read>>, key: string | null): KpiRow => {
+      const figures = (bucket: number) => {
+        const funnel = tables[3].find((row) => row.bucket === bucket && row.key === key)
+        return figuresOf(
+          tables[0].filter((row) => row.bucket === bucket && row.key === key),
+          {
+            reasons: tables[1].filter((row) => row.bucket === bucket && row.key === key),
+            p90: tables[2].find((row) => row.bucket === bucket && row.key === key)?.p90 ?? null,
+            funnel: withFunnel ? (funnel ?? ({ views: 0, starts: 0, submissions: 0 } as Funnel)) : undefined,
+          }
+        )
+      }
+      const [now, before] = [figures(CURRENT), figures(PREVIOUS)]
+      return withoutHidden(
+        { key, ...now, previous: withoutHidden(before, hidden), change: changeOf(now, before) },
+        hidden
+      )
+    }
+    const keys = [...new Set(grouped[0].map((row: SumsRow) => row.key))]
+    const names = groupBy ? await namesOf(groupBy, keys) : new Map<string, string>()
+    const rows = groupBy
+      ? keys
+          .map((key) => ({ ...rowOf(grouped, key), name: key ? (names.get(key) ?? null) : null }))
+          .sort((a, b) => b.volume - a.volume || String(a.key).localeCompare(String(b.key)))
+      : []
+    return {
+      period: periodJson(query.from, query.to),
+      previous_period: periodJson(previous.from, previous.to),
+      time_zone: timeZone,
+      group_by: groupBy,
+      totals: rowOf(totals ?? grouped, null),
+      rows,
+    }
   }
 
-  async timeseries(_principal: Principal, _query: TimeseriesQuery): Promise<Timeseries> {
-    throw new Error('not implemented yet')
+  async timeseries(principal: Principal, query: TimeseriesQuery): Promise<Timeseries> {
+    assertFigureAllowed(principal, query.metric)
+    const resolved = await resolveFilters(principal, query.filters)
+    const timeZone = query.timeZone ?? (await zoneOf(principal, resolved))
+    const conditions = [
+      ...principalConditions(principal, query.filters.environment),
+      ...resolved.conditions,
+    ]
+    const previous = previousOf(query.from, query.to, timeZone)
+    const current = bucketsOf(query.from, query.to, query.interval, timeZone)
+    const before = bucketsOf(previous.from, previous.to, query.interval, timeZone)
+    // The previous period's points line up with the current ones from their starts.
+    const offset = current.length
+    const segments = [
+      ...current.flatMap((bucket, index) => segmentsOf(bucket.from, bucket.to, index)),
+      ...before
+        .slice(0, offset)
+        .flatMap((bucket, index) => segmentsOf(bucket.from, bucket.to, offset + index)),
+    ]
+    const sums = await readSums(segments, null, conditions)
+    const valueOf = (bucket: number) => metricOf(query.metric, sums.filter((row) => row.bucket === bucket))
+    return {
+      metric: query.metric,
+      interval: query.interval,
+      time_zone: timeZone,
+      period: periodJson(query.from, query.to),
+      points: current.map((bucket, index) => ({
+        at: bucket.from.toISOString(),
+        value: valueOf(index),
+        previous: index < before.length ? valueOf(offset + index) : null,
+      })),
+    }
   }
+}
+
+/**
+ * A metric of one point. Money is summed only within one currency: a point that mixes
+ * currencies has no single amount (null); its KPI rows carry `by_currency`.
+ */
+function metricOf(metric: Timeseries['metric'], sums: SumsRow[]): number | null {
+  const total = (key: keyof SumsRow) => sums.reduce((sum, row) => sum + Number(row[key]), 0)
+  if (metric === 'avg_processing_ms') {
+    const count = total('processing_count')
+    return count === 0 ? null : Math.round((total('processing_ms_sum') / count) * 100) / 100
+  }
+  if (metric.endsWith('_cents')) {
+    const currencies = new Set(sums.filter((row) => row.kept > 0).map((row) => row.currency))
+    if (currencies.size > 1) return null
+    if (metric === 'margin_cents') return total('revenue_cents') - total('payout_cents')
+    return total(metric as 'revenue_cents' | 'payout_cents')
+  }
+  return total(metric as 'volume' | 'accepted' | 'flagged' | 'rejected' | 'matched' | 'returns')
+}
+
+/** Publishers and labels by slug, buyers by name, channels by themselves. */
+async function namesOf(groupBy: ReportDimension, keys: (string | null)[]) {
+  const ids = keys.filter((key): key is string => key !== null)
+  if (groupBy === 'channel') return new Map(ids.map((id) => [id, id]))
+  const table = { publisher: 'publishers', label: 'labels', buyer: 'buyers' }[groupBy]
+  const column = groupBy === 'buyer' ? 'name' : 'slug'
+  const rows = await db.from(table).whereIn('id', ids).select('id', `${column} as name`)
+  return new Map(rows.map((row: { id: string; name: string }) => [row.id, row.name]))
 }

@@ -77,7 +77,8 @@ export function subscriberOf(principal: {
   buyerId: string | null
   environment: Environment
 }): Subscriber | null {
-  if (principal.kind === 'compliance') return null
+  // A label manager reads reports and leads only: it subscribes to nothing.
+  if (principal.kind === 'compliance' || principal.kind === 'label_manager') return null
   return {
     ownerType: principal.kind,
     publisherId: principal.publisherId,

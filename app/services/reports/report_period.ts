@@ -1,0 +1,118 @@
+import { DateTime } from 'luxon'
+import ApiProblem from '#exceptions/api_problem'
+import type { ReportPeriod } from '#services/reports/types'
+
+/** Named periods, read in the report's time zone; `last_n_days` include today. */
+export const NAMED_PERIODS = [
+  'today',
+  'yesterday',
+  'this_month',
+  'last_month',
+  'last_7_days',
+  'last_30_days',
+  'last_90_days',
+] as const
+export type NamedPeriod = (typeof NAMED_PERIODS)[number]
+
+/** A stretch of time read from one source: whole UTC days or hours from the rollups, the rest raw. */
+export type Segment = { bucket: number; grain: 'day' | 'hour' | 'raw'; from: Date; to: Date }
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+export function isTimeZone(zone: string) {
+  return DateTime.now().setZone(zone).isValid
+}
+
+function invalid(field: string, message: string): never {
+  throw ApiProblem.unprocessable([{ field, code: 'period', message }])
+}
+
+/** A bare date is midnight in the zone; a moment carries its own offset. */
+export function boundOf(value: string, zone: string, field: string) {
+  const moment = /^\d{4}-\d{2}-\d{2}$/.test(value)
+    ? DateTime.fromISO(value, { zone })
+    : DateTime.fromISO(value, { setZone: true })
+  if (!moment.isValid) invalid(field, `Use a date (2026-03-01) or a moment with its offset.`)
+  return moment.toJSDate()
+}
+
+export function namedPeriod(name: NamedPeriod, zone: string, now = new Date()) {
+  const today = DateTime.fromJSDate(now).setZone(zone).startOf('day')
+  const span = (from: DateTime, to: DateTime) => ({ from: from.toJSDate(), to: to.toJSDate() })
+  switch (name) {
+    case 'today':
+      return span(today, today.plus({ days: 1 }))
+    case 'yesterday':
+      return span(today.minus({ days: 1 }), today)
+    case 'this_month':
+      return span(today.startOf('month'), today.startOf('month').plus({ months: 1 }))
+    case 'last_month':
+      return span(today.startOf('month').minus({ months: 1 }), today.startOf('month'))
+    default: {
+      const days = Number(name.split('_')[1])
+      return span(today.minus({ days: days - 1 }), today.plus({ days: 1 }))
+    }
+  }
+}
+
+/**
+ * The period of equal length just before [from, to). When both ends are midnights in the
+ * zone, the length is counted in the zone's days, so a day across a DST change (23 or 25
+ * hours) is compared with the whole day before it; otherwise it is the same duration.
+ */
+export function previousOf(from: Date, to: Date, zone: string) {
+  const start = DateTime.fromJSDate(from).setZone(zone)
+  const end = DateTime.fromJSDate(to).setZone(zone)
+  const midnight = (moment: DateTime) => moment.equals(moment.startOf('day'))
+  if (midnight(start) && midnight(end)) {
+    const days = Math.round(end.diff(start, 'days').days)
+    return { from: start.minus({ days }).toJSDate(), to: from }
+  }
+  return { from: new Date(from.getTime() - (to.getTime() - from.getTime())), to: from }
+}
+
+export function periodJson(from: Date, to: Date): ReportPeriod {
+  return { from: from.toISOString(), to: to.toISOString() }
+}
+
+const ceil = (at: number, unit: number) => Math.ceil(at / unit) * unit
+const floor = (at: number, unit: number) => Math.floor(at / unit) * unit
+
+/**
+ * [from, to) as whole UTC days, whole UTC hours and raw edges (a period in a zone with a :30
+ * offset, or an arbitrary `from`), so every figure is exact whatever the bounds.
+ */
+export function segmentsOf(from: Date, to: Date, bucket: number): Segment[] {
+  const [start, end] = [from.getTime(), to.getTime()]
+  if (end <= start) return []
+  const at = (grain: Segment['grain'], a: number, b: number): Segment[] =>
+    a < b ? [{ bucket, grain, from: new Date(a), to: new Date(b) }] : []
+  const [hourStart, hourEnd] = [ceil(start, HOUR), floor(end, HOUR)]
+  if (hourStart >= hourEnd) return at('raw', start, end)
+  const [dayStart, dayEnd] = [ceil(hourStart, DAY), floor(hourEnd, DAY)]
+  const middle =
+    dayStart >= dayEnd
+      ? at('hour', hourStart, hourEnd)
+      : [
+          ...at('hour', hourStart, dayStart),
+          ...at('day', dayStart, dayEnd),
+          ...at('hour', dayEnd, hourEnd),
+        ]
+  return [...at('raw', start, hourStart), ...middle, ...at('raw', hourEnd, end)]
+}
+
+/** The points of a time series: local hours or local days in the zone, clipped to [from, to). */
+export function bucketsOf(from: Date, to: Date, interval: 'hour' | 'day', zone: string) {
+  const buckets: { from: Date; to: Date }[] = []
+  let at = DateTime.fromJSDate(from).setZone(zone).startOf(interval)
+  while (at.toMillis() < to.getTime()) {
+    const next = at.plus({ [`${interval}s`]: 1 })
+    buckets.push({
+      from: new Date(Math.max(at.toMillis(), from.getTime())),
+      to: new Date(Math.min(next.toMillis(), to.getTime())),
+    })
+    at = next
+  }
+  return buckets
+}
