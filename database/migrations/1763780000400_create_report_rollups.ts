@@ -17,7 +17,7 @@ const MEASURES: [string, string][] = [
   ['rejected', `(f.status = 'rejected')::int`],
   ['matched', '(f.matched_at IS NOT NULL)::int'],
   ['kept', `(f.matched_at IS NOT NULL AND f.settlement IS DISTINCT FROM 'returned')::int`],
-  ['returns', `(f.settlement = 'returned')::int`],
+  ['returns', `(f.settlement IS NOT DISTINCT FROM 'returned')::int`],
   [
     'revenue_cents',
     `CASE WHEN f.matched_at IS NOT NULL AND f.settlement IS DISTINCT FROM 'returned'

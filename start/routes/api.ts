@@ -17,6 +17,7 @@ const RequestsController = () => import('#controllers/requests_controller')
 const UploadsController = () => import('#controllers/uploads_controller')
 const AuditLogsController = () => import('#controllers/audit_logs_controller')
 const AccessLogsController = () => import('#controllers/access_logs_controller')
+const ReportsController = () => import('#controllers/reports_controller')
 
 const uuid = router.matchers.uuid()
 
@@ -139,6 +140,10 @@ router
         router
           .get('audit-logs/checkpoints/latest', [AuditLogsController, 'latestCheckpoint'])
           .as('audit_logs.checkpoints.latest')
+
+        // Reports (docs/reports.md): KPIs and time series, JSON or CSV.
+        router.get('reports/kpis', [ReportsController, 'kpis']).as('reports.kpis')
+        router.get('reports/timeseries', [ReportsController, 'timeseries']).as('reports.timeseries')
 
         router.post('users', [UsersController, 'store']).as('users.store')
         router.get('users', [UsersController, 'index']).as('users.index')

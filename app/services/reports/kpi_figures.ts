@@ -55,7 +55,8 @@ export function figuresOf(
     flagged_rate: rate(total.flagged, total.volume),
     rejected: total.rejected,
     rejection_rate: rate(total.rejected, total.volume),
-    top_reasons: [...extra.reasons]
+    top_reasons: extra.reasons
+      .map(({ code, count }) => ({ code, count }))
       .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code))
       .slice(0, TOP_REASONS),
     drop_off: {

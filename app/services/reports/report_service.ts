@@ -33,6 +33,12 @@ import {
   zoneOf,
 } from '#services/reports/report_scope'
 import { type Funnel, changeOf, figuresOf, withoutHidden } from '#services/reports/kpi_figures'
+import {
+  type KpiInput,
+  type TimeseriesInput,
+  kpiQueryOf,
+  timeseriesQueryOf,
+} from '#services/reports/report_query'
 
 const CURRENT = 0
 const PREVIOUS = 1
@@ -45,6 +51,15 @@ const PREVIOUS = 1
  */
 @inject()
 export default class ReportService {
+  /** The API's query string, its period read in the report's time zone. */
+  kpiQuery(principal: Principal, input: KpiInput) {
+    return kpiQueryOf(principal, input)
+  }
+
+  timeseriesQuery(principal: Principal, input: TimeseriesInput) {
+    return timeseriesQueryOf(principal, input)
+  }
+
   async kpis(principal: Principal, query: KpiQuery): Promise<KpiReport> {
     assertGroupingAllowed(principal, query.groupBy)
     const resolved = await resolveFilters(principal, query.filters)

@@ -1,0 +1,51 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import ReportService from '#services/reports/report_service'
+import { reportCsv } from '#services/reports/report_csv'
+import { kpiReportValidator, timeseriesReportValidator } from '#validators/report'
+
+/** GET /v1/reports/kpis and /timeseries: JSON, or CSV with `Accept: text/csv` or `?format=csv`. */
+@inject()
+export default class ReportsController {
+  constructor(protected reports: ReportService) {}
+
+  async kpis(ctx: HttpContext) {
+    await ctx.bouncer.with('ReportPolicy').authorize('view')
+    const input = await kpiReportValidator.validate(ctx.request.qs())
+    const report = await this.reports.kpis(
+      ctx.principal,
+      await this.reports.kpiQuery(ctx.principal, input)
+    )
+    return send(ctx, input.format, report, 'kpis')
+  }
+
+  async timeseries(ctx: HttpContext) {
+    await ctx.bouncer.with('ReportPolicy').authorize('view')
+    const input = await timeseriesReportValidator.validate(ctx.request.qs())
+    const series = await this.reports.timeseries(
+      ctx.principal,
+      await this.reports.timeseriesQuery(ctx.principal, input)
+    )
+    return send(ctx, input.format, series, `timeseries-${series.metric}`)
+  }
+}
+
+function send(
+  { request, response }: HttpContext,
+  format: 'json' | 'csv' | undefined,
+  report: Parameters<typeof reportCsv>[0],
+  name: string
+) {
+  const csv =
+    format === 'csv' ||
+    (format === undefined && request.accepts(['application/json', 'text/csv']) === 'text/csv')
+  if (!csv) return report
+  const day = (at: string) => at.slice(0, 10)
+  response.header('Content-Type', 'text/csv; charset=utf-8')
+  response.header(
+    'Content-Disposition',
+    `attachment; filename="report-${name}-${day(report.period.from)}-${day(report.period.to)}.csv"`
+  )
+  response.header('Cache-Control', 'no-store')
+  return response.send(reportCsv(report))
+}

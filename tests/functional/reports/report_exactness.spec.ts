@@ -1,0 +1,129 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import { createBuyer, createLabel, createPublisher, operatorKey } from '#tests/support/fixtures'
+import {
+  type World,
+  expectedFigures,
+  insertFacts,
+  lateChanges,
+  randomFrom,
+  reportedFigures,
+} from '#tests/functional/reports/reports_support'
+
+const HOUR = 3_600_000
+
+async function world(): Promise<World> {
+  const label = await createLabel()
+  await db.from('labels').where('id', label.id).update({ time_zone: 'Asia/Kolkata' })
+  const publishers = [
+    await createPublisher({ label: label.slug }),
+    await createPublisher({ label: label.slug }),
+    await createPublisher(),
+  ]
+  return {
+    publishers: publishers.map((p) => ({ id: p.id, label_id: p.labelId })),
+    buyers: [(await createBuyer()).id, (await createBuyer()).id],
+  }
+}
+
+test.group('Reports / exact figures', () => {
+  test('every figure equals a direct query over lead_facts after random activity', async ({
+    client,
+    assert,
+  }) => {
+    const seed = Date.now() % 1_000_000
+    const random = randomFrom(seed)
+    const w = await world()
+    const now = Date.now()
+    const ids = await insertFacts(w, random, 1200, new Date(now - 12 * 24 * HOUR), new Date(now))
+    await lateChanges(w, random, ids)
+    const more = await insertFacts(w, random, 200, new Date(now - 3 * 24 * HOUR), new Date(now))
+    await lateChanges(w, random, more)
+    const key = await operatorKey()
+    const publisherIds = w.publishers.map((p) => p.id)
+
+    // Bounds inside hours and days, so whole days, whole hours and raw edges all count.
+    const from = new Date(now - 4 * 24 * HOUR - 17 * 60_000 - 13_000)
+    const to = new Date(now - HOUR - 7 * 60_000)
+    for (const groupBy of ['none', 'publisher', 'label', 'buyer', 'channel']) {
+      const response = await client
+        .get('/v1/reports/kpis')
+        .qs({
+          from: from.toISOString(),
+          to: to.toISOString(),
+          publisher: publisherIds.join(','),
+          ...(groupBy === 'none' ? {} : { group_by: groupBy }),
+        })
+        .bearerToken(key)
+      response.assertStatus(200)
+      const report = response.body()
+      const previous = {
+        from: new Date(report.previous_period.from),
+        to: new Date(report.previous_period.to),
+      }
+      assert.equal(previous.to.getTime(), from.getTime(), `seed ${seed}`)
+      assert.equal(previous.from.getTime(), from.getTime() - (to.getTime() - from.getTime()))
+      const expected = await expectedFigures(groupBy, publisherIds, from, to)
+      const expectedBefore = await expectedFigures(groupBy, publisherIds, previous.from, previous.to)
+      const rows = groupBy === 'none' ? [report.totals] : report.rows
+      assert.isAbove(expected.size, 0)
+      assert.lengthOf(rows, expected.size, `${groupBy}, seed ${seed}`)
+      for (const row of rows) {
+        assert.deepEqual(reportedFigures(row), expected.get(row.key) as any, `${groupBy} ${row.key}, seed ${seed}`)
+        const before = expectedBefore.get(row.key)
+        if (before) {
+          assert.deepEqual(
+            reportedFigures({ ...row.previous, key: row.key }),
+            before as any,
+            `${groupBy} ${row.key} previous, seed ${seed}`
+          )
+        }
+      }
+    }
+  }).timeout(120_000)
+
+  test('the stored rollups equal the facts, hour by hour and day by day', async ({ assert }) => {
+    const random = randomFrom(42)
+    const w = await world()
+    const now = Date.now()
+    const ids = await insertFacts(w, random, 600, new Date(now - 5 * 24 * HOUR), new Date(now))
+    await lateChanges(w, random, ids)
+    for (const grain of ['hour', 'day']) {
+      const stored = await db.rawQuery(
+        `SELECT at, publisher_id, buyer_id, channel, environment, currency,
+                volume::int, accepted::int, flagged::int, rejected::int, matched::int, kept::int,
+                returns::int, revenue_cents::int, payout_cents::int, processing_count::int,
+                processing_ms_sum::int
+           FROM report_rollups WHERE publisher_id = ANY(?::uuid[]) AND grain = ? AND volume <> 0
+          ORDER BY 1, 2, 3, 4, 5, 6`,
+        [w.publishers.map((p) => p.id), grain]
+      )
+      const direct = await db.rawQuery(
+        `SELECT date_trunc(?, created_at, 'UTC') AS at, publisher_id, buyer_id, channel, environment, currency,
+                count(*)::int AS volume,
+                count(*) FILTER (WHERE status NOT IN ('flagged', 'rejected'))::int AS accepted,
+                count(*) FILTER (WHERE status = 'flagged')::int AS flagged,
+                count(*) FILTER (WHERE status = 'rejected')::int AS rejected,
+                count(matched_at)::int AS matched,
+                count(matched_at) FILTER (WHERE settlement IS DISTINCT FROM 'returned')::int AS kept,
+                count(*) FILTER (WHERE settlement = 'returned')::int AS returns,
+                coalesce(sum(price_cents) FILTER (WHERE matched_at IS NOT NULL AND settlement IS DISTINCT FROM 'returned'), 0)::int AS revenue_cents,
+                coalesce(sum(payout_cents) FILTER (WHERE matched_at IS NOT NULL AND settlement IS DISTINCT FROM 'returned'), 0)::int AS payout_cents,
+                count(processing_ms)::int AS processing_count,
+                coalesce(sum(processing_ms), 0)::int AS processing_ms_sum
+           FROM lead_facts WHERE publisher_id = ANY(?::uuid[])
+          GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`,
+        [grain, w.publishers.map((p) => p.id)]
+      )
+      assert.isAbove(direct.rows.length, 10)
+      assert.deepEqual(stored.rows, direct.rows)
+    }
+    const latency = await db.rawQuery(
+      `SELECT (SELECT coalesce(sum(count), 0)::int FROM report_rollup_latency
+                WHERE grain = 'hour' AND publisher_id = ANY(?::uuid[])) AS rolled,
+              (SELECT count(processing_ms)::int FROM lead_facts WHERE publisher_id = ANY(?::uuid[])) AS facts`,
+      [w.publishers.map((p) => p.id), w.publishers.map((p) => p.id)]
+    )
+    assert.equal(latency.rows[0].rolled, latency.rows[0].facts)
+  }).timeout(60_000)
+})
