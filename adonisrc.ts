@@ -39,9 +39,14 @@ export default defineConfig({
     () => import('#providers/queue_provider'),
     () => import('@adonisjs/i18n/i18n_provider'),
     () => import('@adonisjs/lock/lock_provider'),
+    () => import('@adonisjs/transmit/transmit_provider'),
   ],
 
-  preloads: [() => import('#start/routes'), () => import('#start/kernel')],
+  preloads: [
+    () => import('#start/routes'),
+    () => import('#start/kernel'),
+    () => import('#start/transmit'),
+  ],
 
   tests: {
     suites: [

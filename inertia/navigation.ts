@@ -1,5 +1,5 @@
 /** The portals' navigation: one list per role; a publisher's permissions hide what it may not use. */
-export type PortalKind = 'operator' | 'compliance' | 'publisher' | 'buyer'
+export type PortalKind = 'operator' | 'compliance' | 'publisher' | 'buyer' | 'label_manager'
 export type NavItem = {
   label: string
   href: string
@@ -13,6 +13,7 @@ export type NavItem = {
 export const NAVIGATION: Record<PortalKind, NavItem[]> = {
   operator: [
     { label: 'Overview', href: '/operator' },
+    { label: 'Reports', href: '/operator/reports' },
     { label: 'Publishers', href: '/operator/publishers' },
     { label: 'Leads', href: '/operator/leads' },
     { label: 'Review', href: '/operator/review' },
@@ -31,6 +32,7 @@ export const NAVIGATION: Record<PortalKind, NavItem[]> = {
   ],
   publisher: [
     { label: 'Home', href: '/publisher' },
+    { label: 'Dashboard', href: '/publisher/dashboard', permission: 'read' },
     { label: 'Leads', href: '/publisher/leads', permission: 'read' },
     { label: 'Forms', href: '/publisher/forms', permission: 'read' },
     { label: 'Uploads', href: '/publisher/uploads', permission: 'read' },
@@ -58,6 +60,8 @@ export const NAVIGATION: Record<PortalKind, NavItem[]> = {
     { label: 'Keys', href: '/buyer/keys' },
     { label: 'Webhooks', href: '/buyer/webhooks' },
   ],
+  // A label's manager: its label's publishers' figures.
+  label_manager: [{ label: 'Dashboard', href: '/label_manager' }],
   compliance: [
     { label: 'Audit', href: '/compliance' },
     { label: 'Exports', href: '/compliance/exports' },

@@ -6,6 +6,7 @@ import { brandForPublisher, brandOf, PLATFORM_BRAND } from '#services/catalogue/
 import LabelService from '#services/catalogue/label_service'
 import { disputesAwaitingAnswer } from '#services/money/portal_sales'
 import type { PrincipalKind } from '#auth/principal'
+import Label from '#models/label'
 
 /**
  * What every portal page knows: who is signed in (role and permissions gate the navigation),
@@ -25,7 +26,7 @@ export default class InertiaMiddleware extends BaseInertiaMiddleware {
           ? { email: user.email, role: user.role, kind, permissions: user.permissions }
           : undefined
       ),
-      brand: ctx.inertia.always(await this.brand(ctx, kind, user?.publisherId)),
+      brand: ctx.inertia.always(await this.brand(ctx, kind, user?.publisherId, user?.labelId)),
       notice: ctx.inertia.always(session?.flashMessages.get('notice') ?? null),
       // A secret made by the last action (an API key, a webhook secret), shown once.
       secret: ctx.inertia.always(session?.flashMessages.get('secret') ?? null),
@@ -38,8 +39,15 @@ export default class InertiaMiddleware extends BaseInertiaMiddleware {
   }
 
   /** Signed out, a label's own host wears its brand (the login page of its workspace). */
-  protected async brand(ctx: HttpContext, kind?: PrincipalKind, publisherId?: string | null) {
+  protected async brand(
+    ctx: HttpContext,
+    kind?: PrincipalKind,
+    publisherId?: string | null,
+    labelId?: string | null
+  ) {
     if (kind === 'publisher') return brandForPublisher(publisherId)
+    // A label's manager wears its label's brand.
+    if (kind === 'label_manager') return brandOf(labelId ? await Label.find(labelId) : null)
     if (kind) return PLATFORM_BRAND
     const labels = await ctx.containerResolver.make(LabelService)
     return brandOf(await labels.labelForHost(ctx.request.host()))

@@ -26,6 +26,7 @@ import {
 import { GroupCommit } from '#services/sql/group_commit'
 import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
 import { enqueueRouting } from '#services/routing/routing_queue'
+import { announceLeads } from '#services/reports/live_feed'
 import { publisherBySlug } from '#services/catalogue/publisher_directory'
 import { type Channel, assertDeliveryMethod } from '#services/intake/delivery_methods'
 
@@ -122,6 +123,9 @@ export default class IntakeService {
         return recorded
       }
     )
+    // Open dashboards hear of new leads after the commit; a broadcast never fails or holds intake.
+    if (answers.some((answer) => !answer.replayed))
+      announceLeads(publisher.id, principal.environment)
     // Routing starts after the commit; if Redis is away, the routing sweeper finds the leads in Postgres.
     if (batch && !batch.route) return answers
     const routable = answers

@@ -1,0 +1,159 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import type Principal from '#auth/principal'
+import Label from '#models/label'
+import Publisher from '#models/publisher'
+import ReportService from '#services/reports/report_service'
+import { reportCsv } from '#services/reports/report_csv'
+import type { KpiReport, ReportDimension } from '#services/reports/types'
+import {
+  type DashboardQuery,
+  dashboardExports,
+  dashboardQueryJson,
+  dashboardQueryOf,
+} from '#controllers/concerns/dashboard_query'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Each dashboard audience: where its dashboard lives, how it may group, where its leads are. */
+const AUDIENCES = {
+  operator: {
+    base: '/operator/reports',
+    groupings: ['publisher', 'label', 'buyer', 'channel'] as ReportDimension[],
+    leads: '/operator/leads',
+  },
+  label_manager: {
+    base: '/label_manager',
+    groupings: ['publisher', 'channel'] as ReportDimension[],
+    leads: null,
+  },
+}
+
+/**
+ * The dashboard of the operator (/operator/reports) and of a label's manager (/label_manager,
+ * its label's publishers only): KPI tiles against the previous period, a time series, the
+ * drop-off, the table by publisher, label, buyer or channel with a way into each row's leads,
+ * and its exports. The same service, policy and query reading as GET /v1/reports/kpis and
+ * /timeseries, so the page, its CSV and the API show the same figures to the same people.
+ */
+@inject()
+export default class ReportsController {
+  constructor(protected reports: ReportService) {}
+
+  async show({ request, inertia, principal, bouncer }: HttpContext) {
+    await bouncer.with('ReportPolicy').authorize('view')
+    const audience = audienceOf(principal)
+    const query = await this.queryOf(principal, request)
+    const [report, trend] = await Promise.all([
+      this.reports.kpis(principal, query.kpis),
+      this.reports.timeseries(principal, query.timeseries),
+    ])
+    return inertia.render('reports/dashboard', {
+      report,
+      trend,
+      query: dashboardQueryJson(query),
+      leads: audience.leads ? await leadLinks(report, query, audience.leads) : {},
+      exports: dashboardExports(audience.base, query),
+      groupings: audience.groupings,
+      scope: await scopeWords(principal),
+      next_step: principal.isOperator
+        ? {
+            text: 'Leads show here as your publishers send them. Invite a publisher and set it live, or choose a longer period above.',
+            href: '/operator/publishers',
+            label: 'Publishers',
+          }
+        : null,
+    })
+  }
+
+  /** …/kpis?format=csv|json: the table of the page, as a file. */
+  async kpis({ request, response, principal, bouncer }: HttpContext) {
+    await bouncer.with('ReportPolicy').authorize('view')
+    const query = await this.queryOf(principal, request)
+    const report = await this.reports.kpis(principal, query.kpis)
+    return download(response, `kpis-${query.kpis.groupBy}`, query, report)
+  }
+
+  /** …/timeseries?format=csv|json: the chart of the page, as a file. */
+  async timeseries({ request, response, principal, bouncer }: HttpContext) {
+    await bouncer.with('ReportPolicy').authorize('view')
+    const query = await this.queryOf(principal, request)
+    const series = await this.reports.timeseries(principal, query.timeseries)
+    return download(response, `timeseries-${series.metric}`, query, series)
+  }
+
+  /** The address read; a grouping this audience may not use falls back to its first. */
+  protected async queryOf(principal: Principal, request: HttpContext['request']) {
+    const { groupings } = audienceOf(principal)
+    const query = await dashboardQueryOf(this.reports, principal, request, {
+      groupBy: groupings[0],
+    })
+    if (!groupings.includes(query.kpis.groupBy!)) query.kpis.groupBy = groupings[0]
+    return query
+  }
+}
+
+function audienceOf(principal: Principal) {
+  return principal.kind === 'label_manager' ? AUDIENCES.label_manager : AUDIENCES.operator
+}
+
+/** Whom the figures cover, in words: the label manager's label, or every label. */
+async function scopeWords(principal: Principal) {
+  if (principal.kind !== 'label_manager') return 'Every label'
+  const label = principal.labelId ? await Label.find(principal.labelId) : null
+  return label?.name ?? 'Your label'
+}
+
+/**
+ * Each row's leads in the leads explorer, with the period and environment set: the explorer
+ * filters publishers and labels by slug, buyers by id, channels by name.
+ */
+async function leadLinks(report: KpiReport, query: DashboardQuery, explorer: string) {
+  const groupBy = query.kpis.groupBy
+  const keys = report.rows.map((row) => row.key).filter((key): key is string => !!key)
+  const slugs = new Map<string, string>()
+  const model = groupBy === 'publisher' ? Publisher : groupBy === 'label' ? Label : null
+  const ids = keys.filter((key) => UUID.test(key))
+  if (model && keys.length) {
+    const found = await model
+      .query()
+      .select('id', 'slug')
+      .where((where) => {
+        if (ids.length) where.whereIn('id', ids)
+        where.orWhereIn('slug', keys)
+      })
+    for (const row of found) {
+      slugs.set(row.id, row.slug)
+      slugs.set(row.slug, row.slug)
+    }
+  }
+  const period = {
+    from: query.kpis.from.toISOString(),
+    to: query.kpis.to.toISOString(),
+    environment: query.kpis.filters.environment ?? 'live',
+  }
+  const links: Record<string, string> = {}
+  for (const key of keys) {
+    let filter: Record<string, string> | null = null
+    if (groupBy === 'buyer' && UUID.test(key)) filter = { buyer_id: key }
+    else if (groupBy === 'channel') filter = { channel: key }
+    else if (groupBy && slugs.has(key)) filter = { [groupBy]: slugs.get(key)! }
+    if (filter) links[key] = `${explorer}?${new URLSearchParams({ ...filter, ...period })}`
+  }
+  return links
+}
+
+/** A report as a file: JSON as the API answers it, or the API's CSV. */
+function download(
+  response: HttpContext['response'],
+  name: string,
+  query: DashboardQuery,
+  body: Parameters<typeof reportCsv>[0]
+) {
+  const file = `report-${name}-${query.days.from}-${query.days.to}.${query.format}`
+  response.header('Content-Disposition', `attachment; filename="${file}"`)
+  response.header('Cache-Control', 'no-store')
+  if (query.format === 'json') return response.json(body)
+  response.header('Content-Type', 'text/csv; charset=utf-8')
+  return response.send(reportCsv(body))
+}

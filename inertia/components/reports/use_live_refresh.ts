@@ -1,0 +1,84 @@
+import { onBeforeUnmount, onMounted, ref } from 'vue'
+import { router } from '@inertiajs/vue3'
+import { Transmit } from '@adonisjs/transmit-client'
+
+/** At most one refresh a second, however fast leads arrive; the last change is never dropped. */
+const MIN_GAP_MS = 1000
+
+export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'refused'
+
+/**
+ * Keeps a page's figures current over server-sent events: subscribes to the page's channel
+ * (`@adonisjs/transmit`, authorised by start/transmit.ts) and, on each "changed", asks the
+ * server for the named props again (an Inertia partial reload), one reload at a time. After a
+ * lost connection it reloads once more, for what it may have missed.
+ */
+export function useLiveRefresh(channel: string, only: string[]) {
+  const status = ref<LiveStatus>('connecting')
+  const refreshedAt = ref(new Date())
+  let transmit: Transmit | null = null
+  let reloading = false
+  let again = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let lastStart = 0
+  let wasLive = false
+
+  const refresh = () => {
+    if (reloading) {
+      again = true
+      return
+    }
+    const wait = lastStart + MIN_GAP_MS - Date.now()
+    if (wait > 0) {
+      again = true
+      timer ??= setTimeout(() => {
+        timer = undefined
+        if (again) refresh()
+      }, wait)
+      return
+    }
+    again = false
+    reloading = true
+    lastStart = Date.now()
+    router.reload({
+      only,
+      onSuccess: () => {
+        refreshedAt.value = new Date()
+      },
+      onFinish: () => {
+        reloading = false
+        if (again) refresh()
+      },
+    })
+  }
+
+  onMounted(() => {
+    transmit = new Transmit({
+      baseUrl: window.location.origin,
+      onSubscribeFailed: () => {
+        status.value = 'refused'
+      },
+    })
+    transmit.on('connected', () => {
+      if (status.value === 'refused') return
+      status.value = 'live'
+      // Back after a break: what arrived meanwhile was not heard.
+      if (wasLive) refresh()
+      wasLive = true
+    })
+    transmit.on('reconnecting', () => {
+      if (status.value !== 'refused') status.value = 'reconnecting'
+    })
+    const subscription = transmit.subscription(channel)
+    subscription.onMessage(refresh)
+    void subscription.create()
+  })
+
+  onBeforeUnmount(() => {
+    clearTimeout(timer)
+    transmit?.close()
+    transmit = null
+  })
+
+  return { status, refreshedAt }
+}

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto'
+import { test } from '@japa/runner'
+import User from '#models/user'
+import type { Permission } from '#auth/principal'
+import { liveChannel } from '#services/reports/live_feed'
+import { leadBody, livePublisher, unique } from '#tests/support/fixtures'
+import { PortalAgent } from '#tests/support/portal_agent'
+
+const PASSWORD = 'a-long-enough-password'
+
+/**
+ * A portal session that also speaks transmit's protocol as the browser client does: an
+ * event stream for its uid, then subscriptions posted with the session's cookie and its
+ * XSRF token.
+ */
+class LiveAgent extends PortalAgent {
+  readonly uid = randomUUID()
+  messages: { channel: string; payload: any }[] = []
+  #abort = new AbortController()
+
+  /** Opens the event stream and reads it in the background; resolves once it is open. */
+  async openStream() {
+    const response = await fetch(this.url(`/__transmit/events?uid=${this.uid}`), {
+      headers: { cookie: this.cookieHeader(), accept: 'text/event-stream' },
+      signal: this.#abort.signal,
+    })
+    if (response.status !== 200) throw new Error(`The stream answered ${response.status}`)
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
+    void (async () => {
+      let buffer = ''
+      try {
+        for (;;) {
+          const { value, done } = await reader.read()
+          if (done) return
+          buffer += value
+          let end: number
+          while ((end = buffer.indexOf('\n\n')) >= 0) {
+            const event = buffer.slice(0, end)
+            buffer = buffer.slice(end + 2)
+            const data = event
+              .split('\n')
+              .filter((line) => line.startsWith('data:'))
+              .map((line) => line.slice(5).trim())
+              .join('')
+            if (data) this.messages.push(JSON.parse(data))
+          }
+        }
+      } catch {
+        // Closed by the test.
+      }
+    })()
+  }
+
+  /** POST /__transmit/subscribe for this uid: 204 subscribed, 400 refused. */
+  async subscribe(channel: string) {
+    if (!this.cookies.has('XSRF-TOKEN')) await this.visit('/login')
+    const response = await fetch(this.url('/__transmit/subscribe'), {
+      method: 'POST',
+      headers: {
+        'cookie': this.cookieHeader(),
+        'content-type': 'application/json',
+        'x-xsrf-token': decodeURIComponent(this.cookies.get('XSRF-TOKEN') ?? ''),
+      },
+      body: JSON.stringify({ uid: this.uid, channel }),
+      redirect: 'manual',
+    })
+    await response.text()
+    return response.status
+  }
+
+  /** The messages heard on a channel, waiting up to `ms` for at least one. */
+  async heard(channel: string, ms = 2000) {
+    const started = Date.now()
+    for (;;) {
+      const found = this.messages.filter((message) => message.channel === channel)
+      if (found.length || Date.now() - started > ms) return found
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  }
+
+  close() {
+    this.#abort.abort()
+  }
+
+  address(path: string) {
+    return this.url(path)
+  }
+
+  protected cookieHeader() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
+  }
+}
+
+async function publisherAgent(publisherId: string, permissions: Permission[] = ['read']) {
+  const user = await User.create({
+    email: `${unique('live')}@portal.example`,
+    password: PASSWORD,
+    role: 'publisher_user',
+    publisherId,
+    permissions,
+  })
+  const agent = new LiveAgent()
+  await agent.signIn(user.email, PASSWORD)
+  return agent
+}
+
+test.group('Reports / the live channel of a publisher’s dashboard', () => {
+  test('a publisher hears its own leads within 2 s, with no personal data, and never another publisher’s', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const mine = await livePublisher()
+    const theirs = await livePublisher()
+    const agent = await publisherAgent(mine.publisher.id)
+    cleanup(() => agent.close())
+    await agent.openStream()
+    assert.equal(await agent.subscribe(liveChannel(mine.publisher.id)), 204)
+
+    // Another publisher's lead: nothing on this stream.
+    const other = await client
+      .post('/v1/leads')
+      .bearerToken(theirs.key)
+      .json(leadBody(theirs.publisher.slug))
+    assert.equal(other.status(), 201)
+
+    const started = Date.now()
+    const body = leadBody(mine.publisher.slug)
+    const lead = await client.post('/v1/leads').bearerToken(mine.key).json(body)
+    assert.equal(lead.status(), 201)
+    const heard = await agent.heard(liveChannel(mine.publisher.id))
+    const elapsed = Date.now() - started
+    assert.lengthOf(heard, 1)
+    assert.isBelow(elapsed, 2000)
+    assert.deepEqual(heard[0].payload, { change: 'leads', environment: 'live' })
+    // Only this publisher's channel, and nothing of the lead itself.
+    assert.deepEqual(
+      [...new Set(agent.messages.map((message) => message.channel))],
+      [liveChannel(mine.publisher.id)]
+    )
+    const everything = JSON.stringify(agent.messages)
+    for (const personal of [body.contact.email, body.contact.phone, body.contact.name]) {
+      assert.notInclude(everything, personal)
+    }
+    assert.notInclude(everything, lead.body().id)
+  })
+
+  test('another publisher’s channel is refused, and so is a user who may not read reports', async ({
+    assert,
+    cleanup,
+  }) => {
+    const mine = await livePublisher()
+    const theirs = await livePublisher()
+    const agent = await publisherAgent(mine.publisher.id)
+    cleanup(() => agent.close())
+    await agent.openStream()
+    assert.equal(await agent.subscribe(liveChannel(theirs.publisher.id)), 400)
+    assert.equal(await agent.subscribe(liveChannel(mine.publisher.id)), 204)
+
+    // A deliver-only user of the same publisher sees no figures, live or not.
+    const deliverer = await publisherAgent(mine.publisher.id, ['submit'])
+    cleanup(() => deliverer.close())
+    await deliverer.openStream()
+    assert.equal(await deliverer.subscribe(liveChannel(mine.publisher.id)), 400)
+  })
+
+  test('without a session there is no stream and no subscription', async ({ assert }) => {
+    const { publisher } = await livePublisher()
+    const stranger = new LiveAgent()
+    assert.notEqual(await stranger.subscribe(liveChannel(publisher.id)), 204)
+    const stream = await fetch(stranger.address('/__transmit/events?uid=x'), {
+      redirect: 'manual',
+    })
+    assert.notEqual(stream.status, 200)
+    await stream.body?.cancel()
+  })
+})
