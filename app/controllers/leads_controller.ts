@@ -1,8 +1,9 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import LeadService from '#services/leads/lead_service'
+import LeadService, { assertFiltersAllowed } from '#services/leads/lead_service'
 import IntakeService from '#services/intake/intake_service'
 import LeadReviewService from '#services/leads/lead_review_service'
+import { leadsCsv } from '#services/leads/lead_csv'
 import { idempotencyOf, sendAnswer } from '#controllers/concerns/intake_answer'
 import { createLeadValidator, listLeadsValidator, reviewLeadValidator } from '#validators/lead'
 
@@ -25,10 +26,17 @@ export default class LeadsController {
     return sendAnswer(ctx, answer)
   }
 
-  async index({ request, principal, bouncer }: HttpContext) {
+  /** The visible leads a page at a time, or with `?format=csv` all of them as a streamed CSV. */
+  async index({ request, response, principal, bouncer }: HttpContext) {
     await bouncer.with('LeadPolicy').authorize('view')
-    const filters = await listLeadsValidator.validate(request.qs())
-    return this.leads.list(principal, filters)
+    const { format, ...filters } = await listLeadsValidator.validate(request.qs())
+    if (format !== 'csv') return this.leads.list(principal, filters)
+    // Refused filters answer before the download starts.
+    assertFiltersAllowed(principal, filters)
+    response.header('Content-Type', 'text/csv; charset=utf-8')
+    response.header('Content-Disposition', 'attachment; filename="leads.csv"')
+    response.header('Cache-Control', 'no-store')
+    return response.stream(leadsCsv(this.leads, principal, filters))
   }
 
   async show({ params, principal, bouncer }: HttpContext) {

@@ -58,6 +58,13 @@ const locale = {
   description: 'The language its hosted form pages speak to consumers (default en).',
 }
 
+const timeZone = {
+  type: 'string',
+  maxLength: 64,
+  description: 'IANA time zone its reports read days and months in (default UTC).',
+  examples: ['Europe/Berlin'],
+}
+
 const returnWindow = {
   type: 'integer',
   minimum: 0,
@@ -70,7 +77,7 @@ const returnWindow = {
 const schemas = {
   Branding: strictObject({ logo_url: logoUrl, primary_color: primaryColor }),
   LabelCreate: strictObject(
-    { slug: ref('Slug'), name: ref('Name'), branding: ref('Branding'), locale },
+    { slug: ref('Slug'), name: ref('Name'), branding: ref('Branding'), locale, time_zone: timeZone },
     ['slug', 'name']
   ),
   LabelUpdate: strictObject(
@@ -83,6 +90,7 @@ const schemas = {
       ),
       custom_host: { ...nullable(hostname), description: `${hostname.description} null frees it.` },
       locale,
+      time_zone: timeZone,
     },
     [],
     { description: 'A merge patch: fields left out stay as they are.' }
@@ -94,6 +102,7 @@ const schemas = {
     branding: ref('Branding'),
     custom_host: nullable(hostname),
     locale,
+    time_zone: timeZone,
     created_at: ref('Timestamp'),
   }),
   LabelPage: page('Label'),

@@ -3,6 +3,7 @@ import { audit } from './audit.js'
 import { catalogue } from './catalogue.js'
 import { forms } from './forms.js'
 import { money } from './money.js'
+import { reports } from './reports.js'
 import { headers, parameters, responses, schemas, securitySchemes } from './components.js'
 import { keys } from './keys.js'
 import { leads } from './leads.js'
@@ -28,7 +29,7 @@ const meta: Section = {
 }
 
 /** Reading order of the reference: integrators start with keys, then deliver leads. */
-const SECTIONS = [meta, keys, leads, uploads, catalogue, forms, audit, accessLogs, webhooks, money]
+const SECTIONS = [meta, keys, leads, uploads, catalogue, forms, audit, accessLogs, webhooks, money, reports]
 
 /**
  * Merges the sections; a schema or path defined twice is a mistake (one

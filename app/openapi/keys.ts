@@ -163,7 +163,9 @@ const schemas = {
 
   UserRole: {
     type: 'string',
-    enum: ['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user'],
+    enum: ['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user', 'label_manager'],
+    description:
+      '`label_manager`: a label’s own manager, reading the reports and leads of that label’s publishers only.',
   },
   UserCreate: strictObject(
     {
@@ -183,6 +185,7 @@ const schemas = {
         description: 'Required for `publisher_user`. A publisher creates only its own users.',
       },
       buyer_id: { ...ref('Id'), description: 'Required for `buyer_user`.' },
+      label: { ...ref('Slug'), description: 'Required for `label_manager`: the label’s slug.' },
       permissions: {
         ...ref('Permissions'),
         description:
@@ -204,6 +207,10 @@ const schemas = {
         {
           if: { properties: { role: { const: 'buyer_user' } }, required: ['role'] },
           then: { required: ['buyer_id'] },
+        },
+        {
+          if: { properties: { role: { const: 'label_manager' } }, required: ['role'] },
+          then: { required: ['label'] },
         },
       ],
     }
@@ -227,6 +234,7 @@ const schemas = {
     role: ref('UserRole'),
     publisher_id: nullable(ref('Id')),
     buyer_id: nullable(ref('Id')),
+    label_id: { ...nullable(ref('Id')), description: 'A label manager’s label.' },
     permissions: arrayOf(ref('Permission')),
     disabled: { type: 'boolean' },
     scope: {

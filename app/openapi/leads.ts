@@ -369,6 +369,25 @@ const leadFilters = [
   },
 ]
 
+/** The list, and with `format=csv` every visible lead as one streamed CSV (the visible fields only). */
+function listWithCsv() {
+  const spec = list(
+    'listLeads',
+    'Leads',
+    'List leads',
+    'Lead',
+    'A publisher sees its own leads, a buyer the leads delivered to it, a label manager its label’s, the operator all. With `format=csv`, every lead the filters match as a streamed CSV of the fields the caller may see.',
+    [
+      ...leadFilters,
+      { name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'csv'] } },
+    ]
+  )
+  return {
+    ...spec,
+    success: { ...spec.success, content: { 'text/csv': { schema: { type: 'string' } } } },
+  }
+}
+
 export const leads: Section = {
   tags: [
     {
@@ -396,16 +415,7 @@ export const leads: Section = {
         body: { schema: ref('LeadSubmission'), example: submissionExample },
         ...outcomeResponses,
       }),
-      get: operation('/v1/leads', {
-        ...list(
-          'listLeads',
-          'Leads',
-          'List leads',
-          'Lead',
-          'A publisher sees its own leads, a buyer the leads delivered to it, the operator all.',
-          leadFilters
-        ),
-      }),
+      get: operation('/v1/leads', listWithCsv()),
     },
     '/v1/leads/{id}': {
       parameters: [param('Id')],

@@ -8,6 +8,7 @@ export function labelToJson(label: Label) {
     branding: label.branding,
     custom_host: label.customHost ?? null,
     locale: label.locale,
+    time_zone: label.timeZone,
     created_at: label.createdAt.toUTC().toISO(),
   }
 }

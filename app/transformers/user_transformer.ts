@@ -8,6 +8,7 @@ export function userToJson(user: User) {
     role: user.role,
     publisher_id: user.publisherId,
     buyer_id: user.buyerId,
+    label_id: user.labelId ?? null,
     permissions: user.permissions,
     // A user just created has no disabled_at loaded yet: absent means enabled.
     disabled: Boolean(user.disabledAt),

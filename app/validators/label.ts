@@ -2,6 +2,7 @@ import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
 import { name, pagination, slug, strictObject } from '#validators/helpers'
 import { PAGE_LOCALES, asciiHostname } from '#services/catalogue/label_service'
+import { isTimeZone } from '#services/reports/report_period'
 
 /** A logo shows on https pages and e-mails: an http one would be blocked as mixed content. */
 const logoUrl = () =>
@@ -34,6 +35,14 @@ const hostnameRule = vine.createRule((value: unknown, _: undefined, field: Field
   field.mutate(host, field)
 })
 
+/** An IANA zone (`Europe/Berlin`), as its reports read days and months in it. */
+const timeZoneRule = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
+  if (typeof value === 'string' && !isTimeZone(value)) {
+    field.report('Use an IANA time zone such as Europe/Berlin.', 'time_zone', field)
+  }
+})
+const timeZone = () => vine.string().trim().maxLength(64).use(timeZoneRule())
+
 export const createLabelValidator = vine.create(
   strictObject({
     slug: slug(),
@@ -43,6 +52,7 @@ export const createLabelValidator = vine.create(
       primary_color: primaryColor().optional(),
     }).optional(),
     locale: vine.enum(PAGE_LOCALES).optional(),
+    time_zone: timeZone().optional(),
   })
 )
 
@@ -59,6 +69,7 @@ export const updateLabelValidator = vine.create(
     }).optional(),
     custom_host: vine.string().trim().maxLength(253).use(hostnameRule()).nullable().optional(),
     locale: vine.enum(PAGE_LOCALES).optional(),
+    time_zone: timeZone().optional(),
   })
 )
 

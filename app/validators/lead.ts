@@ -95,6 +95,8 @@ export const listLeadsValidator = vine.create({
   buyer_id: uuid().optional(),
   reason: vine.enum([...REASON_CODES, REVIEW_REJECTED] as const).optional(),
   channel: vine.enum(CHANNELS).optional(),
+  /** `csv`: every visible lead, streamed (the pages are read as it goes). */
+  format: vine.enum(['json', 'csv'] as const).optional(),
   ...pagination,
 })
 

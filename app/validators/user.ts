@@ -5,12 +5,19 @@ import {
   name,
   password,
   permissions,
+  slug,
   strictObject,
   uuid,
 } from '#validators/helpers'
 
 const role = () =>
-  vine.enum(['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user'] as const)
+  vine.enum([
+    'operator_admin',
+    'compliance_officer',
+    'publisher_user',
+    'buyer_user',
+    'label_manager',
+  ] as const)
 
 export const createUserValidator = vine.create(
   strictObject({
@@ -21,6 +28,8 @@ export const createUserValidator = vine.create(
     role: role(),
     publisher_id: uuid().optional().requiredWhen('role', '=', 'publisher_user'),
     buyer_id: uuid().optional().requiredWhen('role', '=', 'buyer_user'),
+    // A label manager reads the reports and leads of this label's publishers (by slug).
+    label: slug().optional().requiredWhen('role', '=', 'label_manager'),
     permissions: permissions().optional(),
     // A compliance officer's limits: publishers, labels, period (operator only).
     scope: complianceScope().optional(),

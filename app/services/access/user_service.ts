@@ -2,6 +2,7 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import { DateTime } from 'luxon'
 import { inject } from '@adonisjs/core'
 import Buyer from '#models/buyer'
+import Label from '#models/label'
 import Publisher from '#models/publisher'
 import User, { type Role } from '#models/user'
 import type Principal from '#auth/principal'
@@ -26,6 +27,8 @@ export type CreateUserInput = {
   role: Role
   publisher_id?: string
   buyer_id?: string
+  /** A label manager's label, by slug. */
+  label?: string
   permissions?: Permission[]
   /** A compliance officer's limits; without them it audits everything. */
   scope?: ComplianceScopeInput
@@ -67,7 +70,11 @@ export default class UserService {
   async create(principal: Principal, input: CreateUserInput) {
     const owner = await this.resolveOwner(principal, input)
     const scope = await this.complianceScope(principal, input.role, input.scope)
-    const permissions = [...new Set<Permission>(input.permissions ?? ['read', 'submit'])]
+    // A label manager reads; it never delivers or changes anything.
+    const permissions =
+      input.role === 'label_manager'
+        ? (['read'] as Permission[])
+        : [...new Set<Permission>(input.permissions ?? ['read', 'submit'])]
     assertGrantable(principal, permissions, 'A user')
     const address = input.email.toLowerCase()
     if (await User.findBy('email', address)) {
@@ -111,13 +118,13 @@ export default class UserService {
       if (!principal.isOperator) {
         throw ApiProblem.forbidden('operator_only', 'Only the operator changes roles.')
       }
-      if (input.role === 'publisher_user' || input.role === 'buyer_user') {
+      if (['publisher_user', 'buyer_user', 'label_manager'].includes(input.role)) {
         throw ApiProblem.unprocessable([
           {
             field: 'role',
             code: 'role_change',
             message:
-              'Publisher and buyer users are created for their owner; create a new user instead.',
+              'Publisher, buyer and label users are created for their owner; create a new user instead.',
           },
         ])
       }
@@ -129,7 +136,7 @@ export default class UserService {
       user.useTransaction(trx)
       if (input.role && input.role !== user.role) {
         changes.role = { from: user.role, to: input.role }
-        user.merge({ role: input.role, publisherId: null, buyerId: null })
+        user.merge({ role: input.role, publisherId: null, buyerId: null, labelId: null })
       }
       // Limits belong to a compliance officer: set with one, gone with the role.
       const nextScope =
@@ -193,7 +200,7 @@ export default class UserService {
       ) {
         throw ApiProblem.forbidden('operator_only', 'A publisher can only create users for itself.')
       }
-      return { publisherId: principal.publisherId, buyerId: null }
+      return { publisherId: principal.publisherId, buyerId: null, labelId: null }
     }
     if (input.role === 'publisher_user') {
       if (!(await Publisher.find(input.publisher_id!))) {
@@ -201,7 +208,7 @@ export default class UserService {
           { field: 'publisher_id', code: 'exists', message: 'No publisher has this id.' },
         ])
       }
-      return { publisherId: input.publisher_id!, buyerId: null }
+      return { publisherId: input.publisher_id!, buyerId: null, labelId: null }
     }
     if (input.role === 'buyer_user') {
       if (!(await Buyer.find(input.buyer_id!))) {
@@ -209,9 +216,18 @@ export default class UserService {
           { field: 'buyer_id', code: 'exists', message: 'No buyer has this id.' },
         ])
       }
-      return { publisherId: null, buyerId: input.buyer_id! }
+      return { publisherId: null, buyerId: input.buyer_id!, labelId: null }
     }
-    return { publisherId: null, buyerId: null }
+    if (input.role === 'label_manager') {
+      const label = await Label.findBy('slug', input.label!)
+      if (!label) {
+        throw ApiProblem.unprocessable([
+          { field: 'label', code: 'exists', message: 'No label has this slug.' },
+        ])
+      }
+      return { publisherId: null, buyerId: null, labelId: label.id }
+    }
+    return { publisherId: null, buyerId: null, labelId: null }
   }
 
   private log(

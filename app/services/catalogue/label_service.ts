@@ -17,6 +17,8 @@ export type CreateLabelInput = {
   name: string
   branding?: Branding
   locale?: PageLocale
+  /** IANA; the zone its reports read days and months in (default UTC). */
+  time_zone?: string
 }
 /** A null removes what it names: a branding entry, or the label's own host. */
 export type UpdateLabelInput = {
@@ -24,6 +26,7 @@ export type UpdateLabelInput = {
   branding?: { logo_url?: string | null; primary_color?: string | null }
   custom_host?: string | null
   locale?: PageLocale
+  time_zone?: string
 }
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
@@ -68,6 +71,7 @@ export default class LabelService {
             name: input.name,
             branding: input.branding ?? {},
             locale: input.locale ?? 'en',
+            timeZone: input.time_zone ?? 'UTC',
           },
           { client: trx }
         )
@@ -124,6 +128,7 @@ export default class LabelService {
           label.branding = mergedBranding(label.branding, input.branding)
         if (host !== undefined) label.customHost = host
         if (input.locale !== undefined) label.locale = input.locale
+        if (input.time_zone !== undefined) label.timeZone = input.time_zone
         await label.save()
         await this.accessLog.record(
           principal.actor,

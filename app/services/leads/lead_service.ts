@@ -51,8 +51,12 @@ const ROUTING_COLUMNS = [
   'routed_at',
 ]
 
-/** Operator and compliance see the whole routing decision; publishers and buyers their own side of it. */
+/**
+ * Operator and compliance see the whole routing decision; publishers and buyers their own side
+ * of it; a label manager what the label's publishers see.
+ */
 export function audienceOf(principal: Principal): LeadAudience {
+  if (principal.kind === 'label_manager') return 'publisher'
   return principal.kind === 'publisher' || principal.kind === 'buyer' ? principal.kind : 'operator'
 }
 
@@ -101,8 +105,10 @@ export default class LeadService {
       query.where('publisher_id', principal.publisherId ?? NOBODY)
     } else if (principal.kind === 'buyer') {
       query.where('buyer_id', principal.buyerId ?? NOBODY)
+    } else if (principal.kind === 'label_manager') {
+      query.where('label_id', principal.labelId ?? NOBODY)
     }
-    if (principal.kind === 'publisher' || principal.kind === 'buyer') {
+    if (['publisher', 'buyer', 'label_manager'].includes(principal.kind)) {
       query.where('environment', principal.environment)
     } else if (principal.environment === 'sandbox') {
       query.where('environment', 'sandbox')

@@ -126,6 +126,9 @@ const MATRIX: Record<string, Access> = {
   markPayoutFailed: OPERATOR,
   // A buyer reads its own statement (another buyer's answers 404), the operator any buyer's.
   getBuyerStatement: { may: ['operator', 'buyer'] },
+  // Reports: each reads its own figures (a publisher its leads, a buyer its purchases), the operator all.
+  getReportKpis: ANYONE,
+  getReportTimeseries: ANYONE,
   exportAuditLogs: ANYONE,
   // Without a lead id it verifies the whole log: the operator's alone.
   verifyAuditLog: OPERATOR,

@@ -1,0 +1,139 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import { BaseCommand, flags } from '@adonisjs/core/ace'
+import type { CommandOptions } from '@adonisjs/core/types/ace'
+import db from '@adonisjs/lucid/services/db'
+import env from '#start/env'
+import services from '#config/services'
+import ApiKeyService from '#services/access/api_key_service'
+import { SYSTEM_OPERATOR } from '#services/access/operator_service'
+import DatabaseSetupService from '#services/platform/database_setup_service'
+import { startBenchServer, stopBenchServer } from '#bench/app_server'
+import { seedReportFacts } from '#bench/reports_seed'
+
+/**
+ * Not a test: KPIs grouped by publisher over 90 days beside the previous 90, over 13 months of
+ * facts, through the HTTP API of the compiled server (as `npm start` runs it). The facts are
+ * seeded by SQL through the real rollup triggers.
+ */
+export default class BenchReports extends BaseCommand {
+  static commandName = 'bench:reports'
+  static description = 'Benchmark GET /v1/reports/kpis over 10,000,000 facts'
+  static options: CommandOptions = { startApp: true }
+
+  @flags.number({ description: 'Facts to seed over 13 months', default: 10_000_000 })
+  declare facts: number
+
+  @flags.number({ description: 'Publishers they are spread over', default: 200 })
+  declare publishers: number
+
+  @flags.number({ description: 'Requests measured per query', default: 200 })
+  declare requests: number
+
+  @flags.number({ description: 'Port of the measured server (must be free)', default: 3467 })
+  declare port: number
+
+  @flags.boolean({ description: 'Measure the facts a previous run seeded', default: false })
+  declare reuse: boolean
+
+  async run() {
+    if (!services.databaseName.includes('bench')) {
+      this.logger.error(`bench:reports recreates "${services.databaseName}": run it as \`npm run bench:reports\`.`)
+      this.exitCode = 1
+      return
+    }
+    const before = os.loadavg()
+    const settings = { facts: this.facts, publishers: this.publishers, requests: this.requests }
+    this.logger.info(`settings: ${JSON.stringify(settings)}`)
+    if (!this.reuse) await new DatabaseSetupService().prepare({ fresh: true })
+    this.logger.info('building (node ace build)')
+    const server = await startBenchServer({
+      appRoot: this.app.appRoot,
+      port: this.port,
+      build: true,
+      env: { APP_KEY: env.get('APP_KEY').release(), DATABASE_URL: services.databaseUrl.href },
+    })
+    try {
+      let seedSeconds: number | null = null
+      if (!this.reuse) {
+        const started = performance.now()
+        await seedReportFacts(this.facts, this.publishers)
+        seedSeconds = Math.round((performance.now() - started) / 100) / 10
+        this.logger.info(`seeded ${this.facts} facts in ${seedSeconds} s`)
+        // As autovacuum would after a bulk load: the planner needs the tables' real sizes.
+        for (const table of ['lead_facts', 'report_rollups', 'report_rollup_reasons', 'report_rollup_latency']) {
+          await db.rawQuery(`ANALYZE ${table}`)
+        }
+      }
+      const sizes = await db.rawQuery(
+        `SELECT (SELECT count(*) FROM lead_facts)::bigint AS facts,
+                (SELECT count(*) FROM report_rollups)::bigint AS rollups,
+                (SELECT count(*) FROM report_rollup_reasons)::bigint AS reasons,
+                (SELECT count(*) FROM report_rollup_latency)::bigint AS latency`
+      )
+      const apiKeys = await this.app.container.make(ApiKeyService)
+      const operator = await apiKeys.create(SYSTEM_OPERATOR, {
+        name: 'bench-reports-operator',
+        permissions: ['read'],
+        environment: 'live',
+      })
+      const day = (daysAgo: number) =>
+        new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)
+      const base = `http://127.0.0.1:${this.port}/v1/reports/kpis?group_by=publisher`
+      const queries = {
+        whole_days: `${base}&from=${day(90)}&to=${day(0)}`,
+        // Bounds inside an hour: the edges are read from the facts themselves.
+        arbitrary_bounds: `${base}&from=${encodeURIComponent(new Date(Date.now() - 90 * 86_400_000 - 1_234_567).toISOString())}&to=${encodeURIComponent(new Date(Date.now() - 754_321).toISOString())}`,
+      }
+      const measured: Record<string, object> = {}
+      for (const [name, url] of Object.entries(queries)) {
+        measured[name] = await this.measure(url, operator.secret)
+        this.logger.info(`${name}: ${JSON.stringify(measured[name])}`)
+      }
+      const summary = {
+        date: new Date().toISOString(),
+        machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`,
+        settings,
+        seed_s: seedSeconds,
+        rows: sizes.rows[0],
+        measured,
+        load_average: { before, after: os.loadavg() },
+      }
+      await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
+      await writeFile(this.app.makePath('tmp/bench/reports.json'), JSON.stringify(summary, null, 2))
+      this.logger.info(JSON.stringify(summary))
+      this.logger.info('figures written to tmp/bench/reports.json')
+    } finally {
+      await stopBenchServer(server)
+    }
+  }
+
+  /** Sequential requests after a warm-up: the latency of one dashboard's question. */
+  async measure(url: string, key: string) {
+    const get = async () => {
+      const started = performance.now()
+      const answer = await fetch(url, { headers: { authorization: `Bearer ${key}` } })
+      const body = await answer.json()
+      if (answer.status !== 200) throw new Error(`kpis: ${JSON.stringify(body)}`)
+      return { ms: performance.now() - started, body }
+    }
+    for (let i = 0; i < 10; i++) await get()
+    const times: number[] = []
+    let last: any
+    for (let i = 0; i < this.requests; i++) {
+      const { ms, body } = await get()
+      times.push(ms)
+      last = body
+    }
+    times.sort((a, b) => a - b)
+    const at = (q: number) => Math.round(times[Math.floor(q * (times.length - 1))] * 10) / 10
+    return {
+      p50_ms: at(0.5),
+      p95_ms: at(0.95),
+      p99_ms: at(0.99),
+      rows: last.rows.length,
+      volume: last.totals.volume,
+      previous_volume: last.totals.previous.volume,
+    }
+  }
+}
