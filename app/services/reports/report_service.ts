@@ -105,7 +105,12 @@ export default class ReportService {
       }
       const [now, before] = [figures(CURRENT), figures(PREVIOUS)]
       return withoutHidden(
-        { key, ...now, previous: withoutHidden(before, hidden), change: changeOf(now, before) },
+        {
+          key,
+          ...now,
+          previous: withoutHidden(before, hidden),
+          change: withoutHidden(changeOf(now, before), hidden),
+        },
         hidden
       )
     }
