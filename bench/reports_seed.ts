@@ -17,7 +17,8 @@ export async function seedReportFacts(facts: number, publishers: number) {
             CASE WHEN n = 1 THEN 'Europe/Berlin' ELSE 'UTC' END, now(), now()
        FROM generate_series(1, 5) AS n`
   )
-  const labels = (await db.from('labels').orderBy('slug').select('id')).map((row) => row.id)
+  const labelRows = await db.from('labels').orderBy('slug').select('id')
+  const labels = labelRows.map((row) => row.id)
   await db.rawQuery(
     `INSERT INTO publishers (id, slug, name, contact_email, status, delivery_methods, schema_name,
                              label_id, created_at, updated_at)
@@ -34,7 +35,8 @@ export async function seedReportFacts(facts: number, publishers: number) {
        FROM generate_series(1, 20) AS n`
   )
   const pubs = await db.from('publishers').orderBy('slug').select('id', 'label_id')
-  const buyers = (await db.from('buyers').select('id')).map((row) => row.id)
+  const buyerRows = await db.from('buyers').select('id')
+  const buyers = buyerRows.map((row) => row.id)
   for (let start = 0; start < facts; start += FACTS_PER_STATEMENT) {
     const last = Math.min(facts, start + FACTS_PER_STATEMENT) - 1
     await db.rawQuery(

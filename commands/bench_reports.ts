@@ -38,7 +38,9 @@ export default class BenchReports extends BaseCommand {
 
   async run() {
     if (!services.databaseName.includes('bench')) {
-      this.logger.error(`bench:reports recreates "${services.databaseName}": run it as \`npm run bench:reports\`.`)
+      this.logger.error(
+        `bench:reports recreates "${services.databaseName}": run it as \`npm run bench:reports\`.`
+      )
       this.exitCode = 1
       return
     }
@@ -61,7 +63,12 @@ export default class BenchReports extends BaseCommand {
         seedSeconds = Math.round((performance.now() - started) / 100) / 10
         this.logger.info(`seeded ${this.facts} facts in ${seedSeconds} s`)
         // As autovacuum would after a bulk load: the planner needs the tables' real sizes.
-        for (const table of ['lead_facts', 'report_rollups', 'report_rollup_reasons', 'report_rollup_latency']) {
+        for (const table of [
+          'lead_facts',
+          'report_rollups',
+          'report_rollup_reasons',
+          'report_rollup_latency',
+        ]) {
           await db.rawQuery(`ANALYZE ${table}`)
         }
       }

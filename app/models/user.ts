@@ -12,11 +12,7 @@ import type { ComplianceScope } from '#services/access/compliance_scope'
  * the permissions column says which.
  */
 export type Role =
-  | 'operator_admin'
-  | 'compliance_officer'
-  | 'publisher_user'
-  | 'buyer_user'
-  | 'label_manager'
+  'operator_admin' | 'compliance_officer' | 'publisher_user' | 'buyer_user' | 'label_manager'
 
 const AuthFinder = withAuthFinder(() => hash.use('scrypt'), {
   uids: ['email'],

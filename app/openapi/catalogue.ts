@@ -77,7 +77,13 @@ const returnWindow = {
 const schemas = {
   Branding: strictObject({ logo_url: logoUrl, primary_color: primaryColor }),
   LabelCreate: strictObject(
-    { slug: ref('Slug'), name: ref('Name'), branding: ref('Branding'), locale, time_zone: timeZone },
+    {
+      slug: ref('Slug'),
+      name: ref('Name'),
+      branding: ref('Branding'),
+      locale,
+      time_zone: timeZone,
+    },
     ['slug', 'name']
   ),
   LabelUpdate: strictObject(

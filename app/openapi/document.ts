@@ -29,7 +29,19 @@ const meta: Section = {
 }
 
 /** Reading order of the reference: integrators start with keys, then deliver leads. */
-const SECTIONS = [meta, keys, leads, uploads, catalogue, forms, audit, accessLogs, webhooks, money, reports]
+const SECTIONS = [
+  meta,
+  keys,
+  leads,
+  uploads,
+  catalogue,
+  forms,
+  audit,
+  accessLogs,
+  webhooks,
+  money,
+  reports,
+]
 
 /**
  * Merges the sections; a schema or path defined twice is a mistake (one

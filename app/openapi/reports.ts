@@ -1,10 +1,14 @@
 import { CHANNELS } from '#services/intake/delivery_methods'
 import { NAMED_PERIODS } from '#services/reports/report_period'
+import { REPORT_DIMENSIONS, TIMESERIES_METRICS } from '#services/reports/vocabulary'
 import { arrayOf, nullable, operation, ref, type Schema, type Section } from './helpers.js'
 
 /** Reports (docs/reports.md): KPIs and time series over the facts of leads, never personal data. */
 const count = { type: 'integer', minimum: 0 }
-const fraction = { ...nullable({ type: 'number' }), description: 'A fraction of volume; null without volume.' }
+const fraction = {
+  ...nullable({ type: 'number' }),
+  description: 'A fraction of volume; null without volume.',
+}
 const milliseconds = nullable({ type: 'number', minimum: 0 })
 
 const figures: Record<string, Schema> = {
@@ -16,7 +20,11 @@ const figures: Record<string, Schema> = {
   rejected: count,
   rejection_rate: fraction,
   top_reasons: arrayOf(
-    { type: 'object', properties: { code: { type: 'string' }, count }, required: ['code', 'count'] },
+    {
+      type: 'object',
+      properties: { code: { type: 'string' }, count },
+      required: ['code', 'count'],
+    },
     { description: 'The reasons of flagged and rejected leads, most frequent first (five).' }
   ),
   drop_off: {
@@ -24,17 +32,32 @@ const figures: Record<string, Schema> = {
     description:
       'Form views → starts → submissions (forms, per UTC day) and received → accepted → matched → kept (not returned).',
     properties: Object.fromEntries(
-      ['form_views', 'form_starts', 'form_submissions', 'received', 'accepted', 'matched', 'kept'].map(
-        (step) => [step, count]
-      )
+      [
+        'form_views',
+        'form_starts',
+        'form_submissions',
+        'received',
+        'accepted',
+        'matched',
+        'kept',
+      ].map((step) => [step, count])
     ),
   },
   avg_processing_ms: milliseconds,
   p90_processing_ms: milliseconds,
-  revenue_cents: { type: 'integer', description: 'What buyers paid for leads they kept. Never for a publisher.' },
-  payout_cents: { type: 'integer', description: 'Earned by publishers on leads kept. Never for a buyer.' },
+  revenue_cents: {
+    type: 'integer',
+    description: 'What buyers paid for leads they kept. Never for a publisher.',
+  },
+  payout_cents: {
+    type: 'integer',
+    description: 'Earned by publishers on leads kept. Never for a buyer.',
+  },
   margin_cents: { type: 'integer', description: 'Revenue minus payout. Operator only.' },
-  currency: { ...nullable(ref('Currency')), description: 'Null when no money, or several currencies (see `by_currency`).' },
+  currency: {
+    ...nullable(ref('Currency')),
+    description: 'Null when no money, or several currencies (see `by_currency`).',
+  },
   by_currency: arrayOf({ type: 'object', properties: { currency: ref('Currency') } }),
   returns: { ...count, description: 'Leads returned by an upheld dispute.' },
 }
@@ -42,10 +65,20 @@ const figures: Record<string, Schema> = {
 const row: Schema = {
   type: 'object',
   properties: {
-    key: { ...nullable({ type: 'string' }), description: 'The group’s id (a channel’s name); null for totals.' },
-    name: { ...nullable({ type: 'string' }), description: 'Slug of a publisher or label, name of a buyer.' },
+    key: {
+      ...nullable({ type: 'string' }),
+      description: 'The group’s id (a channel’s name); null for totals.',
+    },
+    name: {
+      ...nullable({ type: 'string' }),
+      description: 'Slug of a publisher or label, name of a buyer.',
+    },
     ...figures,
-    previous: { type: 'object', properties: figures, description: 'The previous period’s figures.' },
+    previous: {
+      type: 'object',
+      properties: figures,
+      description: 'The previous period’s figures.',
+    },
     change: {
       type: 'object',
       additionalProperties: nullable({ type: 'number' }),
@@ -72,14 +105,16 @@ const filters = [
   {
     name: 'from',
     in: 'query',
-    description: 'A date (midnight in the report’s zone) or a timestamp with its offset. Default: per `period`.',
+    description:
+      'A date (midnight in the report’s zone) or a timestamp with its offset. Default: per `period`.',
     schema: { type: 'string' },
   },
   { name: 'to', in: 'query', description: 'Exclusive; as `from`.', schema: { type: 'string' } },
   {
     name: 'period',
     in: 'query',
-    description: 'A named period in the report’s zone when `from`/`to` are absent (default `last_30_days`).',
+    description:
+      'A named period in the report’s zone when `from`/`to` are absent (default `last_30_days`).',
     schema: { type: 'string', enum: [...NAMED_PERIODS] },
   },
   {
@@ -93,7 +128,12 @@ const filters = [
   list('buyer', 'Buyer ids (operator; a buyer its own).'),
   { ...list('channel', 'Channels.'), schema: { type: 'string', enum: [...CHANNELS] } },
   { name: 'environment', in: 'query', schema: { type: 'string', enum: ['live', 'sandbox'] } },
-  { name: 'format', in: 'query', description: 'Or `Accept: text/csv`.', schema: { type: 'string', enum: ['json', 'csv'] } },
+  {
+    name: 'format',
+    in: 'query',
+    description: 'Or `Accept: text/csv`.',
+    schema: { type: 'string', enum: ['json', 'csv'] },
+  },
 ]
 
 const csv = { 'text/csv': { schema: { type: 'string' } } }
@@ -115,7 +155,7 @@ export const reports: Section = {
         period,
         previous_period: period,
         time_zone: { type: 'string' },
-        group_by: nullable({ type: 'string', enum: ['publisher', 'label', 'buyer', 'channel'] }),
+        group_by: nullable({ type: 'string', enum: [...REPORT_DIMENSIONS] }),
         totals: row,
         rows: arrayOf(row),
       },
@@ -154,10 +194,15 @@ export const reports: Section = {
           {
             name: 'group_by',
             in: 'query',
-            schema: { type: 'string', enum: ['publisher', 'label', 'buyer', 'channel'] },
+            schema: { type: 'string', enum: [...REPORT_DIMENSIONS] },
           },
         ],
-        success: { status: 200, description: 'The report.', schema: ref('KpiReport'), content: csv },
+        success: {
+          status: 200,
+          description: 'The report.',
+          schema: ref('KpiReport'),
+          content: csv,
+        },
         errors: [404, 422],
       }),
     },
@@ -177,12 +222,17 @@ export const reports: Section = {
             example: 'volume',
             schema: {
               type: 'string',
-              enum: ['volume', 'accepted', 'flagged', 'rejected', 'matched', 'returns', 'revenue_cents', 'payout_cents', 'margin_cents', 'avg_processing_ms'],
+              enum: [...TIMESERIES_METRICS],
             },
           },
           { name: 'interval', in: 'query', schema: { type: 'string', enum: ['hour', 'day'] } },
         ],
-        success: { status: 200, description: 'The series.', schema: ref('Timeseries'), content: csv },
+        success: {
+          status: 200,
+          description: 'The series.',
+          schema: ref('Timeseries'),
+          content: csv,
+        },
         errors: [404, 422],
       }),
     },

@@ -12,7 +12,10 @@ const READERS = new Set(['operator', 'publisher', 'buyer', 'label_manager'])
 export default class ReportPolicy extends BasePolicy {
   view(principal: Principal) {
     if (!READERS.has(principal.kind)) {
-      return deny('forbidden', 'Reports are for the operator, publishers, buyers and label managers.')
+      return deny(
+        'forbidden',
+        'Reports are for the operator, publishers, buyers and label managers.'
+      )
     }
     return changeAllowed(principal, false)
   }

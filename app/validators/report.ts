@@ -3,20 +3,7 @@ import type { FieldContext } from '@vinejs/vine/types'
 import { environment, strictObject } from '#validators/helpers'
 import { CHANNELS } from '#services/intake/delivery_methods'
 import { NAMED_PERIODS } from '#services/reports/report_period'
-
-const DIMENSIONS = ['publisher', 'label', 'buyer', 'channel'] as const
-const METRICS = [
-  'volume',
-  'accepted',
-  'flagged',
-  'rejected',
-  'matched',
-  'returns',
-  'revenue_cents',
-  'payout_cents',
-  'margin_cents',
-  'avg_processing_ms',
-] as const
+import { REPORT_DIMENSIONS, TIMESERIES_METRICS } from '#services/reports/vocabulary'
 
 /** At most this many values per filter. */
 const MAX_VALUES = 50
@@ -79,13 +66,13 @@ const reportFields = {
 }
 
 export const kpiReportValidator = vine.create(
-  strictObject({ ...reportFields, group_by: vine.enum(DIMENSIONS).optional() })
+  strictObject({ ...reportFields, group_by: vine.enum(REPORT_DIMENSIONS).optional() })
 )
 
 export const timeseriesReportValidator = vine.create(
   strictObject({
     ...reportFields,
-    metric: vine.enum(METRICS),
+    metric: vine.enum(TIMESERIES_METRICS),
     interval: vine.enum(['hour', 'day'] as const).optional(),
   })
 )

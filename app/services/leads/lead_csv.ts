@@ -4,6 +4,7 @@ import type Principal from '#auth/principal'
 import type LeadService from '#services/leads/lead_service'
 import { type LeadFilters, audienceOf } from '#services/leads/lead_service'
 import type { LeadAudience } from '#services/leads/lead_presenter'
+import { LEAD_FIELD_PATHS } from '#services/quality/quality_rules'
 
 /** Leads read per page while the CSV streams: memory stays flat whatever the export's size. */
 const PAGE = 500
@@ -14,19 +15,8 @@ const COMMON = [
   'status',
   'environment',
   'channel',
-  'contact.name',
-  'contact.email',
-  'contact.phone',
-  'contact.postal_code',
-  'contact.country',
-  'provenance.source',
-  'provenance.campaign',
-  'provenance.landing_page',
+  ...LEAD_FIELD_PATHS,
   'provenance.label',
-  'consent.given',
-  'consent.timestamp',
-  'consent.ip',
-  'consent.text',
   'attributes',
   'reasons',
   'created_at',
@@ -34,13 +24,24 @@ const COMMON = [
 
 /** Beside the common columns, what each audience reads of review and routing (lead_presenter.ts). */
 const COLUMNS: Record<LeadAudience, string[]> = {
-  operator: [...COMMON, 'review.decision', 'review.reason', 'buyer_id', 'price_cents', 'payout_cents', 'currency', 'unsold_reason'],
+  operator: [
+    ...COMMON,
+    'review.decision',
+    'review.reason',
+    'buyer_id',
+    'price_cents',
+    'payout_cents',
+    'currency',
+    'unsold_reason',
+  ],
   publisher: [...COMMON, 'review.decision', 'review.reason', 'payout_cents', 'currency'],
   buyer: [...COMMON, 'price_cents', 'currency'],
 }
 
 function cell(lead: Record<string, any>, path: string) {
-  const value = path.split('.').reduce<any>((at, key) => (at == null ? undefined : at[key]), lead)
+  const value = path
+    .split('.')
+    .reduce<any>((at, key) => (at === null || at === undefined ? undefined : at[key]), lead)
   if (path === 'reasons' && Array.isArray(value)) return value.map((r) => r?.code ?? r).join(' ')
   if (value !== null && typeof value === 'object') return JSON.stringify(value)
   return value ?? null

@@ -108,7 +108,8 @@ export function changeOf(now: KpiFigures, before: KpiFigures) {
   for (const key of NUMERIC) {
     const [a, b] = [now[key], before[key]]
     if (a === undefined && b === undefined) continue
-    change[key] = typeof a === 'number' && typeof b === 'number' && b !== 0 ? round((a - b) / b) : null
+    change[key] =
+      typeof a === 'number' && typeof b === 'number' && b !== 0 ? round((a - b) / b) : null
   }
   for (const key of RATES) {
     const [a, b] = [now[key], before[key]]

@@ -11,7 +11,11 @@ import type { KpiFigures, KpiReport, KpiRow, Timeseries } from '#services/report
 export function reportCsv(report: KpiReport | Timeseries): string {
   if ('points' in report) {
     return stringify(
-      report.points.map((point) => ({ at: point.at, value: point.value, previous: point.previous })),
+      report.points.map((point) => ({
+        at: point.at,
+        value: point.value,
+        previous: point.previous,
+      })),
       { header: true, escape_formulas: true, columns: ['at', 'value', 'previous'] }
     )
   }
@@ -35,7 +39,8 @@ function flat(figures: KpiFigures | KpiRow) {
     if (key === 'top_reasons') {
       cells[key] = figures.top_reasons.map((reason) => `${reason.code}:${reason.count}`).join(' ')
     } else if (key === 'drop_off') {
-      for (const [step, count] of Object.entries(figures.drop_off)) cells[`drop_off_${step}`] = count
+      for (const [step, count] of Object.entries(figures.drop_off))
+        cells[`drop_off_${step}`] = count
     } else {
       cells[key] = value
     }

@@ -8,12 +8,7 @@ import type {
   TimeseriesQuery,
 } from '#services/reports/types'
 import { resolveFilters, zoneOf } from '#services/reports/report_scope'
-import {
-  boundOf,
-  isTimeZone,
-  type NamedPeriod,
-  namedPeriod,
-} from '#services/reports/report_period'
+import { boundOf, isTimeZone, type NamedPeriod, namedPeriod } from '#services/reports/report_period'
 
 /** What the API takes (query string), before the period is read in the report's zone. */
 export type ReportInput = ReportFilters & {
@@ -44,7 +39,8 @@ async function periodOf(principal: Principal, input: ReportInput, filters: Repor
   if (input.time_zone && !isTimeZone(input.time_zone)) {
     invalid('time_zone', 'Use an IANA time zone such as Europe/Berlin.')
   }
-  const timeZone = input.time_zone ?? (await zoneOf(principal, await resolveFilters(principal, filters)))
+  const timeZone =
+    input.time_zone ?? (await zoneOf(principal, await resolveFilters(principal, filters)))
   const named = namedPeriod(input.period ?? 'last_30_days', timeZone)
   const from = input.from ? boundOf(input.from, timeZone, 'from') : named.from
   const to = input.to ? boundOf(input.to, timeZone, 'to') : named.to

@@ -47,7 +47,10 @@ export function assertGroupingAllowed(principal: Principal, groupBy?: ReportDime
 
 export function assertFigureAllowed(principal: Principal, figure: string) {
   if ((HIDDEN[audienceOf(principal)] as string[]).includes(figure)) {
-    throw ApiProblem.forbidden('metric_not_allowed', `${figure} is not shown to a ${principal.kind}.`)
+    throw ApiProblem.forbidden(
+      'metric_not_allowed',
+      `${figure} is not shown to a ${principal.kind}.`
+    )
   }
 }
 
@@ -129,7 +132,9 @@ export async function resolveFilters(
     const values = filters[dimension]
     if (!values?.length) continue
     if (audience === 'buyer' && dimension !== 'buyer') {
-      refuse(`A buyer does not filter by ${dimension}: where a lead came from is not shown to buyers.`)
+      refuse(
+        `A buyer does not filter by ${dimension}: where a lead came from is not shown to buyers.`
+      )
     }
     if (audience === 'publisher' && dimension === 'buyer') {
       refuse('Only the operator filters by buyer.')
@@ -137,7 +142,10 @@ export async function resolveFilters(
     const rows = await lookUp(table, values)
     if (rows.some((row) => !visible(row, dimension))) throw ApiProblem.notFound(dimension)
     if (principal.kind === 'publisher' && dimension === 'label') {
-      const own = await db.from('publishers').where('id', principal.publisherId ?? NOBODY).first()
+      const own = await db
+        .from('publishers')
+        .where('id', principal.publisherId ?? NOBODY)
+        .first()
       if (rows.some((row) => row.id !== own?.label_id)) throw ApiProblem.notFound('label')
     }
     conditions.push({

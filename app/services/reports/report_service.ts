@@ -60,15 +60,23 @@ export default class ReportService {
     return timeseriesQueryOf(principal, input)
   }
 
-  async kpis(principal: Principal, query: KpiQuery): Promise<KpiReport> {
-    assertGroupingAllowed(principal, query.groupBy)
+  /** The rows the principal may read as it filtered them, the zone, and the previous period. */
+  private async scope(principal: Principal, query: KpiQuery | TimeseriesQuery) {
     const resolved = await resolveFilters(principal, query.filters)
     const timeZone = query.timeZone ?? (await zoneOf(principal, resolved))
-    const conditions = [
-      ...principalConditions(principal, query.filters.environment),
-      ...resolved.conditions,
-    ]
-    const previous = previousOf(query.from, query.to, timeZone)
+    return {
+      timeZone,
+      conditions: [
+        ...principalConditions(principal, query.filters.environment),
+        ...resolved.conditions,
+      ],
+      previous: previousOf(query.from, query.to, timeZone),
+    }
+  }
+
+  async kpis(principal: Principal, query: KpiQuery): Promise<KpiReport> {
+    assertGroupingAllowed(principal, query.groupBy)
+    const { timeZone, conditions, previous } = await this.scope(principal, query)
     const segments = [
       ...segmentsOf(query.from, query.to, CURRENT),
       ...segmentsOf(previous.from, previous.to, PREVIOUS),
@@ -99,7 +107,9 @@ export default class ReportService {
           {
             reasons: tables[1].filter((row) => row.bucket === bucket && row.key === key),
             p90: tables[2].find((row) => row.bucket === bucket && row.key === key)?.p90 ?? null,
-            funnel: withFunnel ? (funnel ?? ({ views: 0, starts: 0, submissions: 0 } as Funnel)) : undefined,
+            funnel: withFunnel
+              ? (funnel ?? ({ views: 0, starts: 0, submissions: 0 } as Funnel))
+              : undefined,
           }
         )
       }
@@ -133,13 +143,7 @@ export default class ReportService {
 
   async timeseries(principal: Principal, query: TimeseriesQuery): Promise<Timeseries> {
     assertFigureAllowed(principal, query.metric)
-    const resolved = await resolveFilters(principal, query.filters)
-    const timeZone = query.timeZone ?? (await zoneOf(principal, resolved))
-    const conditions = [
-      ...principalConditions(principal, query.filters.environment),
-      ...resolved.conditions,
-    ]
-    const previous = previousOf(query.from, query.to, timeZone)
+    const { timeZone, conditions, previous } = await this.scope(principal, query)
     const current = bucketsOf(query.from, query.to, query.interval, timeZone)
     const before = bucketsOf(previous.from, previous.to, query.interval, timeZone)
     // The previous period's points line up with the current ones from their starts.
@@ -151,7 +155,11 @@ export default class ReportService {
         .flatMap((bucket, index) => segmentsOf(bucket.from, bucket.to, offset + index)),
     ]
     const sums = await readSums(segments, null, conditions)
-    const valueOf = (bucket: number) => metricOf(query.metric, sums.filter((row) => row.bucket === bucket))
+    const valueOf = (bucket: number) =>
+      metricOf(
+        query.metric,
+        sums.filter((row) => row.bucket === bucket)
+      )
     return {
       metric: query.metric,
       interval: query.interval,

@@ -18,7 +18,10 @@ async function twoWorlds(client: any) {
 }
 
 const kpis = (client: any, key: string, qs: Record<string, string> = {}) =>
-  client.get('/v1/reports/kpis').qs({ period: 'today', ...qs }).bearerToken(key)
+  client
+    .get('/v1/reports/kpis')
+    .qs({ period: 'today', ...qs })
+    .bearerToken(key)
 
 test.group('Reports / who sees what', (group) => {
   group.each.setup(() => disableUnscopedRules())
@@ -93,9 +96,16 @@ test.group('Reports / who sees what', (group) => {
       [a.publisher.id, b.publisher.id]
     )
     const rowA = rows.find((row: any) => row.key === a.publisher.id)
-    assert.include(rowA, { revenue_cents: 4100, payout_cents: 2900, margin_cents: 1200, currency: 'EUR' })
+    assert.include(rowA, {
+      revenue_cents: 4100,
+      payout_cents: 2900,
+      margin_cents: 1200,
+      currency: 'EUR',
+    })
     assert.equal(all.body().totals.margin_cents, 1200 + 1600)
-    await (await kpis(client, operator, { buyer: '00000000-0000-4000-8000-000000000000' })).assertStatus(404)
+    await (
+      await kpis(client, operator, { buyer: '00000000-0000-4000-8000-000000000000' })
+    ).assertStatus(404)
     await (await kpis(client, operator, { publisher: 'no-such-publisher' })).assertStatus(404)
     const invalid: Record<string, string>[] = [
       { from: 'yesterday-ish' },
@@ -122,7 +132,10 @@ test.group('Reports / who sees what', (group) => {
 
   test('KPIs and time series as CSV, formula-looking cells escaped', async ({ client, assert }) => {
     const { a, operator } = await twoWorlds(client)
-    await db.from('buyers').where('id', a.buyer.id).update({ name: '=HYPERLINK("http://evil.example")' })
+    await db
+      .from('buyers')
+      .where('id', a.buyer.id)
+      .update({ name: '=HYPERLINK("http://evil.example")' })
     const response = await client
       .get('/v1/reports/kpis')
       .qs({ period: 'today', group_by: 'buyer', buyer: a.buyer.id })
@@ -137,7 +150,13 @@ test.group('Reports / who sees what', (group) => {
     assert.include(lines[2], `${a.buyer.id},"'=HYPERLINK(""http://evil.example"")"`)
     const series = await client
       .get('/v1/reports/timeseries')
-      .qs({ period: 'today', metric: 'revenue_cents', interval: 'hour', format: 'csv', buyer: a.buyer.id })
+      .qs({
+        period: 'today',
+        metric: 'revenue_cents',
+        interval: 'hour',
+        format: 'csv',
+        buyer: a.buyer.id,
+      })
       .bearerToken(operator)
     series.assertStatus(200)
     const points = series.text().trim().split('\n')
@@ -178,12 +197,17 @@ test.group('Reports / who sees what', (group) => {
     assert.include(all.text().split('\n')[0], 'price_cents')
     assert.include(all.text(), b.leadId)
     assert.notInclude(all.text(), a.leadId)
-    const refused = await client.get('/v1/leads').qs({ format: 'csv', buyer_id: a.buyer.id }).bearerToken(a.key)
+    const refused = await client
+      .get('/v1/leads')
+      .qs({ format: 'csv', buyer_id: a.buyer.id })
+      .bearerToken(a.key)
     refused.assertStatus(403)
   })
 
   test('a formula in a lead is escaped in its CSV', async ({ client, assert }) => {
-    const sold = await soldLead(client, { contact: { name: '=cmd|calc!A1', email: 'x@example.nl' } })
+    const sold = await soldLead(client, {
+      contact: { name: '=cmd|calc!A1', email: 'x@example.nl' },
+    })
     const csv = await client.get('/v1/leads').qs({ format: 'csv' }).bearerToken(sold.key)
     assert.include(csv.text(), `'=cmd|calc!A1`)
   })
@@ -223,7 +247,9 @@ test.group('Reports / who sees what', (group) => {
     assert.notProperty(report.totals, 'margin_cents')
     assert.equal(report.totals.payout_cents, 2900)
     await assert.rejects(() =>
-      reports.kpiQuery(principal, { publisher: [b.publisher.slug] }).then((q) => reports.kpis(principal, q))
+      reports
+        .kpiQuery(principal, { publisher: [b.publisher.slug] })
+        .then((q) => reports.kpis(principal, q))
     )
     const leads = await (await app.container.make(LeadService)).list(principal, {})
     assert.deepEqual(

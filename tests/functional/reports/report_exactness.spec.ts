@@ -64,12 +64,21 @@ test.group('Reports / exact figures', () => {
       assert.equal(previous.to.getTime(), from.getTime(), `seed ${seed}`)
       assert.equal(previous.from.getTime(), from.getTime() - (to.getTime() - from.getTime()))
       const expected = await expectedFigures(groupBy, publisherIds, from, to)
-      const expectedBefore = await expectedFigures(groupBy, publisherIds, previous.from, previous.to)
+      const expectedBefore = await expectedFigures(
+        groupBy,
+        publisherIds,
+        previous.from,
+        previous.to
+      )
       const rows = groupBy === 'none' ? [report.totals] : report.rows
       assert.isAbove(expected.size, 0)
       assert.lengthOf(rows, expected.size, `${groupBy}, seed ${seed}`)
       for (const row of rows) {
-        assert.deepEqual(reportedFigures(row), expected.get(row.key) as any, `${groupBy} ${row.key}, seed ${seed}`)
+        assert.deepEqual(
+          reportedFigures(row),
+          expected.get(row.key) as any,
+          `${groupBy} ${row.key}, seed ${seed}`
+        )
         const before = expectedBefore.get(row.key)
         if (before) {
           assert.deepEqual(

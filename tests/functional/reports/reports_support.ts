@@ -3,7 +3,13 @@ import db from '@adonisjs/lucid/services/db'
 
 /** Helpers of the report specs (not a spec itself). */
 
-const REASONS = ['invalid_phone', 'invalid_email', 'duplicate', 'missing_consent', 'outside_target_audience']
+const REASONS = [
+  'invalid_phone',
+  'invalid_email',
+  'duplicate',
+  'missing_consent',
+  'outside_target_audience',
+]
 const STATUSES = ['accepted', 'accepted', 'accepted', 'flagged', 'rejected']
 const CHANNELS = ['api', 'form', 'upload', 'request']
 
@@ -45,8 +51,11 @@ export async function insertFacts(
       environment: random.int(10) === 0 ? 'sandbox' : 'live',
       status,
       reason_codes:
-        status === 'accepted' ? [] : [random.pick(REASONS), ...(random.int(3) === 0 ? [random.pick(REASONS)] : [])],
-      processing_ms: random.int(8) === 0 ? null : 3 + random.int(60) + (random.int(20) === 0 ? 900 : 0),
+        status === 'accepted'
+          ? []
+          : [random.pick(REASONS), ...(random.int(3) === 0 ? [random.pick(REASONS)] : [])],
+      processing_ms:
+        random.int(8) === 0 ? null : 3 + random.int(60) + (random.int(20) === 0 ? 900 : 0),
       created_at: at,
       updated_at: at,
     }
@@ -58,7 +67,11 @@ export async function insertFacts(
 }
 
 /** Late changes, each one statement over several facts, as routing, review and disputes write them. */
-export async function lateChanges(world: World, random: ReturnType<typeof randomFrom>, ids: string[]) {
+export async function lateChanges(
+  world: World,
+  random: ReturnType<typeof randomFrom>,
+  ids: string[]
+) {
   const some = (share: number) => ids.filter(() => random.next() < share)
   // Routing sells accepted leads, some in another currency.
   for (const buyer of world.buyers) {
@@ -93,7 +106,9 @@ export async function lateChanges(world: World, random: ReturnType<typeof random
     [some(0.3)]
   )
   // A change no figure reads, and facts that go away.
-  await db.rawQuery(`UPDATE lead_facts SET routed_at = now() WHERE lead_id = ANY(?::uuid[])`, [some(0.2)])
+  await db.rawQuery(`UPDATE lead_facts SET routed_at = now() WHERE lead_id = ANY(?::uuid[])`, [
+    some(0.2),
+  ])
   await db.rawQuery(`DELETE FROM lead_facts WHERE lead_id = ANY(?::uuid[])`, [some(0.03)])
 }
 
@@ -156,7 +171,8 @@ export async function expectedFigures(
       margin_cents: row.revenue_cents - row.payout_cents,
     })
   }
-  for (const row of reasons.rows) byKey.get(row.key)!.top_reasons.push({ code: row.code, count: row.count })
+  for (const row of reasons.rows)
+    byKey.get(row.key)!.top_reasons.push({ code: row.code, count: row.count })
   for (const figures of byKey.values()) {
     figures.top_reasons = figures.top_reasons
       .sort((a: any, b: any) => b.count - a.count || a.code.localeCompare(b.code))
