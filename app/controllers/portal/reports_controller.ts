@@ -2,7 +2,6 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import type Principal from '#auth/principal'
 import Label from '#models/label'
-import Publisher from '#models/publisher'
 import ReportService from '#services/reports/report_service'
 import { reportCsv } from '#services/reports/report_csv'
 import type { KpiReport, ReportDimension } from '#services/reports/types'
@@ -12,8 +11,6 @@ import {
   dashboardQueryJson,
   dashboardQueryOf,
 } from '#controllers/concerns/dashboard_query'
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** Each dashboard audience: where its dashboard lives, how it may group, where its leads are. */
 const AUDIENCES = {
@@ -52,7 +49,7 @@ export default class ReportsController {
       report,
       trend,
       query: dashboardQueryJson(query),
-      leads: audience.leads ? await leadLinks(report, query, audience.leads) : {},
+      leads: audience.leads ? leadLinks(report, query, audience.leads) : {},
       exports: dashboardExports(audience.base, query),
       groupings: audience.groupings,
       scope: await scopeWords(principal),
@@ -105,40 +102,25 @@ async function scopeWords(principal: Principal) {
 }
 
 /**
- * Each row's leads in the leads explorer, with the period and environment set: the explorer
- * filters publishers and labels by slug, buyers by id, channels by name.
+ * Each row's leads in the leads explorer, with the period and environment set. The explorer
+ * filters publishers and labels by slug (a report names them by slug), buyers by id,
+ * channels by name.
  */
-async function leadLinks(report: KpiReport, query: DashboardQuery, explorer: string) {
+function leadLinks(report: KpiReport, query: DashboardQuery, explorer: string) {
   const groupBy = query.kpis.groupBy
-  const keys = report.rows.map((row) => row.key).filter((key): key is string => !!key)
-  const slugs = new Map<string, string>()
-  const model = groupBy === 'publisher' ? Publisher : groupBy === 'label' ? Label : null
-  const ids = keys.filter((key) => UUID.test(key))
-  if (model && keys.length) {
-    const found = await model
-      .query()
-      .select('id', 'slug')
-      .where((where) => {
-        if (ids.length) where.whereIn('id', ids)
-        where.orWhereIn('slug', keys)
-      })
-    for (const row of found) {
-      slugs.set(row.id, row.slug)
-      slugs.set(row.slug, row.slug)
-    }
-  }
   const period = {
     from: query.kpis.from.toISOString(),
     to: query.kpis.to.toISOString(),
     environment: query.kpis.filters.environment ?? 'live',
   }
   const links: Record<string, string> = {}
-  for (const key of keys) {
+  for (const row of report.rows) {
+    if (!row.key) continue
     let filter: Record<string, string> | null = null
-    if (groupBy === 'buyer' && UUID.test(key)) filter = { buyer_id: key }
-    else if (groupBy === 'channel') filter = { channel: key }
-    else if (groupBy && slugs.has(key)) filter = { [groupBy]: slugs.get(key)! }
-    if (filter) links[key] = `${explorer}?${new URLSearchParams({ ...filter, ...period })}`
+    if (groupBy === 'buyer') filter = { buyer_id: row.key }
+    else if (groupBy === 'channel') filter = { channel: row.key }
+    else if (groupBy && row.name) filter = { [groupBy]: row.name }
+    if (filter) links[row.key] = `${explorer}?${new URLSearchParams({ ...filter, ...period })}`
   }
   return links
 }

@@ -42,7 +42,7 @@ export default class PortalUsersController {
     const users = pageToJson(page, (user) => ({
       ...userToJson(user),
       ...activity.get(user.id)!,
-      owner_name: owners.get(user.publisherId ?? user.buyerId ?? '') ?? null,
+      owner_name: owners.get(user.publisherId ?? user.buyerId ?? user.labelId ?? '') ?? null,
     }))
     const props = {
       users,
@@ -101,15 +101,20 @@ export default class PortalUsersController {
   protected async ownerNames(principal: Principal, users: User[]) {
     const publisherIds = users.map((user) => user.publisherId).filter((id) => id !== null)
     const buyerIds = users.map((user) => user.buyerId).filter((id) => id !== null)
-    const [publishers, buyers] = await Promise.all([
+    const labelIds = users.map((user) => user.labelId).filter((id) => id !== null)
+    const [publishers, buyers, labels] = await Promise.all([
       publisherIds.length
         ? this.publishers.visibleTo(principal).whereIn('id', publisherIds)
         : Promise.resolve([]),
       buyerIds.length && principal.isOperator
         ? this.buyers.visibleTo(principal).whereIn('id', buyerIds)
         : Promise.resolve([]),
+      // A label manager's label.
+      labelIds.length && principal.isOperator
+        ? this.labels.visibleTo(principal).whereIn('id', labelIds)
+        : Promise.resolve([]),
     ])
-    return new Map([...publishers, ...buyers].map((owner) => [owner.id, owner.name]))
+    return new Map([...publishers, ...buyers, ...labels].map((owner) => [owner.id, owner.name]))
   }
 
   /** What the operator's invite form offers: whose user it is, and a compliance officer's scope. */

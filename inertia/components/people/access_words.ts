@@ -4,6 +4,7 @@ export const ROLE_WORDS: Record<string, string> = {
   compliance_officer: 'Compliance officer',
   publisher_user: 'Publisher user',
   buyer_user: 'Buyer user',
+  label_manager: 'Label manager',
 }
 
 /** A publisher user delivers (submit), reads reports (read) or both. */

@@ -7,6 +7,9 @@ import { use } from 'echarts/core'
 import { BarChart, LineChart } from 'echarts/charts'
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components'
 import { SVGRenderer } from 'echarts/renderers'
+import { nextTick, onMounted, ref, watch } from 'vue'
+import { usePage } from '@inertiajs/vue3'
+import type { SharedProps } from '~/types'
 
 use([
   LineChart,
@@ -19,7 +22,7 @@ use([
 ])
 
 /** The chart colours: the label's primary colour (as the theme set it) and neutral greys. */
-export function chartColours() {
+function chartColours() {
   const style = getComputedStyle(document.documentElement)
   const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback
   return {
@@ -30,4 +33,17 @@ export function chartColours() {
     danger: read('--p-red-600', '#dc2626'),
     grid: read('--p-surface-200', '#e2e8f0'),
   }
+}
+
+/**
+ * The chart colours, read again once the page is on screen and whenever the brand changes:
+ * the layout puts the label's colour on the theme as the page mounts, not before.
+ */
+export function useChartColours() {
+  const colours = ref(chartColours())
+  const page = usePage<SharedProps>()
+  const read = () => nextTick(() => (colours.value = chartColours()))
+  onMounted(read)
+  watch(() => page.props.brand?.primary_color, read)
+  return colours
 }
