@@ -1,7 +1,7 @@
 import { BaseSchema } from '@adonisjs/lucid/schema'
 
 /**
- * The report rollups (docs/reports.md): per UTC hour and per UTC day, per publisher, label,
+ * The report rollups (docs/reports.md): per UTC hour, day and month, per publisher, label,
  * buyer, channel, environment and currency, the figures of the leads created in it. Statement
  * triggers on `lead_facts` keep them exact: every statement subtracts what its old rows counted
  * and adds what its new rows count, grouped, in one statement, in the writer's transaction.
@@ -59,7 +59,7 @@ function applySql(sources: [string, 1 | -1][]) {
   return `
     WITH d AS MATERIALIZED (
       SELECT g.grain, date_trunc(g.grain, f.created_at, 'UTC') AS at, f.*
-        FROM (${facts}) f CROSS JOIN (VALUES ('hour'), ('day')) g(grain)
+        FROM (${facts}) f CROSS JOIN (VALUES ('hour'), ('day'), ('month')) g(grain)
     ), reasons AS (
       INSERT INTO report_rollup_reasons (${keyList}, code, count)
       SELECT ${keyList}, code, sum(sign) FROM d, unnest(d.reasons) code
@@ -94,7 +94,7 @@ const TRIGGERS: [string, string, [string, 1 | -1][]][] = [
 export default class extends BaseSchema {
   async up() {
     const dimensionColumns = `
-      grain text NOT NULL CHECK (grain IN ('hour', 'day')),
+      grain text NOT NULL CHECK (grain IN ('hour', 'day', 'month')),
       at timestamptz NOT NULL,
       publisher_id uuid NOT NULL,
       label_id uuid,

@@ -14,8 +14,13 @@ export const NAMED_PERIODS = [
 ] as const
 export type NamedPeriod = (typeof NAMED_PERIODS)[number]
 
-/** A stretch of time read from one source: whole UTC days or hours from the rollups, the rest raw. */
-export type Segment = { bucket: number; grain: 'day' | 'hour' | 'raw'; from: Date; to: Date }
+/** A stretch of time read from one source: whole UTC months, days or hours from the rollups, the rest raw. */
+export type Segment = {
+  bucket: number
+  grain: 'month' | 'day' | 'hour' | 'raw'
+  from: Date
+  to: Date
+}
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
@@ -78,10 +83,21 @@ export function periodJson(from: Date, to: Date): ReportPeriod {
 
 const ceil = (at: number, unit: number) => Math.ceil(at / unit) * unit
 const floor = (at: number, unit: number) => Math.floor(at / unit) * unit
+const monthFloor = (at: number) => {
+  const day = new Date(at)
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1)
+}
+const monthCeil = (at: number) => {
+  const start = monthFloor(at)
+  if (start === at) return at
+  const day = new Date(start)
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 1)
+}
 
 /**
- * [from, to) as whole UTC days, whole UTC hours and raw edges (a period in a zone with a :30
- * offset, or an arbitrary `from`), so every figure is exact whatever the bounds.
+ * [from, to) as whole UTC months, days and hours, and raw edges (a period in a zone with a :30
+ * offset, or an arbitrary `from`), so every figure is exact whatever the bounds, and a long
+ * period reads few rows.
  */
 export function segmentsOf(from: Date, to: Date, bucket: number): Segment[] {
   const [start, end] = [from.getTime(), to.getTime()]
@@ -91,14 +107,23 @@ export function segmentsOf(from: Date, to: Date, bucket: number): Segment[] {
   const [hourStart, hourEnd] = [ceil(start, HOUR), floor(end, HOUR)]
   if (hourStart >= hourEnd) return at('raw', start, end)
   const [dayStart, dayEnd] = [ceil(hourStart, DAY), floor(hourEnd, DAY)]
-  const middle =
-    dayStart >= dayEnd
-      ? at('hour', hourStart, hourEnd)
+  if (dayStart >= dayEnd) {
+    return [
+      ...at('raw', start, hourStart),
+      ...at('hour', hourStart, hourEnd),
+      ...at('raw', hourEnd, end),
+    ]
+  }
+  const [monthStart, monthEnd] = [monthCeil(dayStart), monthFloor(dayEnd)]
+  const days =
+    monthStart >= monthEnd
+      ? at('day', dayStart, dayEnd)
       : [
-          ...at('hour', hourStart, dayStart),
-          ...at('day', dayStart, dayEnd),
-          ...at('hour', dayEnd, hourEnd),
+          ...at('day', dayStart, monthStart),
+          ...at('month', monthStart, monthEnd),
+          ...at('day', monthEnd, dayEnd),
         ]
+  const middle = [...at('hour', hourStart, dayStart), ...days, ...at('hour', dayEnd, hourEnd)]
   return [...at('raw', start, hourStart), ...middle, ...at('raw', hourEnd, end)]
 }
 

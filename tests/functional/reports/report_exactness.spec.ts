@@ -35,17 +35,25 @@ test.group('Reports / exact figures', () => {
     const random = randomFrom(seed)
     const w = await world()
     const now = Date.now()
-    const ids = await insertFacts(w, random, 1200, new Date(now - 12 * 24 * HOUR), new Date(now))
+    const ids = await insertFacts(w, random, 1500, new Date(now - 12 * 24 * HOUR), new Date(now))
+    ids.push(
+      ...(await insertFacts(w, random, 1500, new Date(now - 160 * 24 * HOUR), new Date(now)))
+    )
     await lateChanges(w, random, ids)
     const more = await insertFacts(w, random, 200, new Date(now - 3 * 24 * HOUR), new Date(now))
     await lateChanges(w, random, more)
     const key = await operatorKey()
     const publisherIds = w.publishers.map((p) => p.id)
 
-    // Bounds inside hours and days, so whole days, whole hours and raw edges all count.
-    const from = new Date(now - 4 * 24 * HOUR - 17 * 60_000 - 13_000)
+    // Bounds inside hours and days, so whole months, days, hours and raw edges all count.
     const to = new Date(now - HOUR - 7 * 60_000)
-    for (const groupBy of ['none', 'publisher', 'label', 'buyer', 'channel']) {
+    const cases = [4, 75].flatMap((days) =>
+      ['none', 'publisher', 'label', 'buyer', 'channel'].map((groupBy) => ({
+        groupBy,
+        from: new Date(now - days * 24 * HOUR - 17 * 60_000 - 13_000),
+      }))
+    )
+    for (const { groupBy, from } of cases) {
       const response = await client
         .get('/v1/reports/kpis')
         .qs({
@@ -91,13 +99,15 @@ test.group('Reports / exact figures', () => {
     }
   }).timeout(120_000)
 
-  test('the stored rollups equal the facts, hour by hour and day by day', async ({ assert }) => {
+  test('the stored rollups equal the facts, hour by hour, day by day and month by month', async ({
+    assert,
+  }) => {
     const random = randomFrom(42)
     const w = await world()
     const now = Date.now()
     const ids = await insertFacts(w, random, 600, new Date(now - 5 * 24 * HOUR), new Date(now))
     await lateChanges(w, random, ids)
-    for (const grain of ['hour', 'day']) {
+    for (const grain of ['hour', 'day', 'month']) {
       const stored = await db.rawQuery(
         `SELECT at, publisher_id, buyer_id, channel, environment, currency,
                 volume::int, accepted::int, flagged::int, rejected::int, matched::int, kept::int,
