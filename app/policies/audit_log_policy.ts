@@ -10,6 +10,10 @@ import { deny } from '#policies/operator_catalogue'
  */
 export default class AuditLogPolicy extends BasePolicy {
   view(principal: Principal) {
+    // A label manager reads its label's reports and leads, not the evidence tier.
+    if (principal.kind === 'label_manager') {
+      return deny('forbidden', 'Label managers read reports and leads only.')
+    }
     return (
       principal.can('read') ||
       deny('permission_missing', 'This credential lacks the "read" permission.')

@@ -37,8 +37,8 @@ export default class WebhookEndpointPolicy extends BasePolicy {
 }
 
 function may(principal: Principal, permission: 'read' | 'submit') {
-  if (principal.kind === 'compliance') {
-    return deny('forbidden', 'Compliance credentials do not manage webhooks.')
+  if (principal.kind === 'compliance' || principal.kind === 'label_manager') {
+    return deny('forbidden', 'Compliance credentials and label managers do not manage webhooks.')
   }
   return (
     principal.can(permission) ||

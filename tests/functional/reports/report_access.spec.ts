@@ -5,6 +5,9 @@ import User from '#models/user'
 import { principalForUser } from '#auth/portal_principal'
 import ReportService from '#services/reports/report_service'
 import LeadService from '#services/leads/lead_service'
+import AuditLogPolicy from '#policies/audit_log_policy'
+import WebhookEndpointPolicy from '#policies/webhook_endpoint_policy'
+import ReportPolicy from '#policies/report_policy'
 import { createBuyer, createKey, createLabel, operatorKey, unique } from '#tests/support/fixtures'
 import { disableUnscopedRules } from '#tests/functional/routing/routing_support'
 import { soldLead } from '#tests/support/money'
@@ -257,6 +260,10 @@ test.group('Reports / who sees what', (group) => {
       [a.leadId]
     )
     assert.notProperty(leads.data[0], 'price_cents')
+    // It reads reports and leads, and nothing else: not the evidence tier, not webhooks.
+    assert.isTrue(new ReportPolicy().view(principal))
+    assert.notEqual(new AuditLogPolicy().view(principal), true)
+    assert.notEqual(new WebhookEndpointPolicy().viewList(principal), true)
     // A label manager's key does not exist: an API key of a buyer cannot read the label either.
     const { secret } = await createKey({ buyerId: (await createBuyer()).id, permissions: ['read'] })
     await (await kpis(client, secret, { label: label.slug })).assertStatus(403)
