@@ -28,17 +28,24 @@ export function figuresOf(
 ): ReportFigures {
   const total = Object.fromEntries(MEASURES.map((m) => [m, 0])) as Sums
   for (const row of sums) for (const m of MEASURES) total[m] += row[m]
-  const byCurrency = sums
-    .filter((row) => row.currency !== null)
-    .map((row) => ({
-      currency: row.currency!,
-      revenue_cents: row.revenue_cents,
-      payout_cents: row.payout_cents,
-      margin_cents: row.revenue_cents - row.payout_cents,
-    }))
-    .filter((money) => money.revenue_cents !== 0 || money.payout_cents !== 0)
+  const money = new Map<string, MoneyByCurrency>()
+  for (const row of sums) {
+    if (row.currency === null) continue
+    const into = money.get(row.currency) ?? {
+      currency: row.currency,
+      revenue_cents: 0,
+      payout_cents: 0,
+      margin_cents: 0,
+    }
+    into.revenue_cents += row.revenue_cents
+    into.payout_cents += row.payout_cents
+    into.margin_cents = into.revenue_cents - into.payout_cents
+    money.set(row.currency, into)
+  }
+  const byCurrency = [...money.values()]
+    .filter((amounts) => amounts.revenue_cents !== 0 || amounts.payout_cents !== 0)
     .sort((a, b) => a.currency.localeCompare(b.currency))
-  const money =
+  const amounts =
     byCurrency.length > 1
       ? { currency: null }
       : {
@@ -77,7 +84,7 @@ export function figuresOf(
         ? null
         : Math.round((total.processing_ms_sum / total.processing_count) * 100) / 100,
     p90_processing_ms: extra.p90,
-    ...money,
+    ...amounts,
     returns: total.returns,
     by_currency: byCurrency,
   }

@@ -94,10 +94,17 @@ export default class ReportService {
         readP90(segments, grouping, conditions),
         withFunnel ? readFunnel(periods, grouping, conditions) : Promise.resolve([]),
       ])
-    const [grouped, totals] = await Promise.all([
+    // Counts, reasons and funnels add up over the groups; only the p90 is read again for the totals.
+    const [grouped, totalP90] = await Promise.all([
       read(groupBy),
-      groupBy ? read(null) : Promise.resolve(null),
+      groupBy ? readP90(segments, null, conditions) : Promise.resolve(null),
     ])
+    const totals: typeof grouped | null = totalP90 && [
+      grouped[0].map((row) => ({ ...row, key: null })),
+      merged(grouped[1], (row) => `${row.bucket}:${row.code}`, 'count'),
+      totalP90,
+      merged(grouped[3], (row) => String(row.bucket), 'views', 'starts', 'submissions'),
+    ]
     const hidden = HIDDEN[audienceOf(principal)]
     const rowOf = (tables: Awaited<ReturnType<typeof read>>, key: string | null): KpiRow => {
       const figures = (bucket: number) => {
@@ -191,6 +198,24 @@ function metricOf(metric: Timeseries['metric'], sums: SumsRow[]): number | null 
     return total(metric as 'revenue_cents' | 'payout_cents')
   }
   return total(metric as 'volume' | 'accepted' | 'flagged' | 'rejected' | 'matched' | 'returns')
+}
+
+/** Rows summed per `identity` over their groups, as the totals' rows (key null). */
+function merged<T extends { key: string | null }>(
+  rows: T[],
+  identity: (row: T) => string,
+  ...counts: (keyof T)[]
+): T[] {
+  const byIdentity = new Map<string, T>()
+  for (const row of rows) {
+    const into = byIdentity.get(identity(row))
+    if (!into) {
+      byIdentity.set(identity(row), { ...row, key: null })
+      continue
+    }
+    for (const count of counts) (into[count] as number) += row[count] as number
+  }
+  return [...byIdentity.values()]
 }
 
 /** Publishers and labels by slug, buyers by name, channels by themselves. */

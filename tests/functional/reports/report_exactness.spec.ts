@@ -78,6 +78,8 @@ test.group('Reports / exact figures', () => {
         previous.from,
         previous.to
       )
+      const totals = await expectedFigures('none', publisherIds, from, to)
+      assert.deepEqual(reportedFigures(report.totals), totals.get(null) as any, `${groupBy} totals`)
       const rows = groupBy === 'none' ? [report.totals] : report.rows
       assert.isAbove(expected.size, 0)
       assert.lengthOf(rows, expected.size, `${groupBy}, seed ${seed}`)
