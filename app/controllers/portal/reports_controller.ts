@@ -4,6 +4,7 @@ import type Principal from '#auth/principal'
 import Label from '#models/label'
 import ReportService from '#services/reports/report_service'
 import { reportCsv } from '#services/reports/report_csv'
+import { HIDDEN, audienceOf as reportAudienceOf } from '#services/reports/report_scope'
 import type { KpiReport, ReportDimension } from '#services/reports/types'
 import {
   type DashboardQuery,
@@ -79,13 +80,18 @@ export default class ReportsController {
     return download(response, `timeseries-${series.metric}`, query, series)
   }
 
-  /** The address read; a grouping this audience may not use falls back to its first. */
+  /**
+   * The address read; a grouping or a figure this audience may not use falls back to its
+   * first grouping and to the volume, as a junk address does.
+   */
   protected async queryOf(principal: Principal, request: HttpContext['request']) {
     const { groupings } = audienceOf(principal)
     const query = await dashboardQueryOf(this.reports, principal, request, {
       groupBy: groupings[0],
     })
     if (!groupings.includes(query.kpis.groupBy!)) query.kpis.groupBy = groupings[0]
+    const hidden: string[] = HIDDEN[reportAudienceOf(principal)]
+    if (hidden.includes(query.timeseries.metric)) query.timeseries.metric = 'volume'
     return query
   }
 }

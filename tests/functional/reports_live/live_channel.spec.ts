@@ -104,17 +104,23 @@ async function publisherAgent(publisherId: string, permissions: Permission[] = [
   return agent
 }
 
+/** Two live publishers, and a signed-in user of the first with its event stream open. */
+async function twoPublishers(cleanup: (handler: () => void) => void) {
+  const mine = await livePublisher()
+  const theirs = await livePublisher()
+  const agent = await publisherAgent(mine.publisher.id)
+  cleanup(() => agent.close())
+  await agent.openStream()
+  return { mine, theirs, agent }
+}
+
 test.group('Reports / the live channel of a publisher’s dashboard', () => {
   test('a publisher hears its own leads within 2 s, with no personal data, and never another publisher’s', async ({
     client,
     assert,
     cleanup,
   }) => {
-    const mine = await livePublisher()
-    const theirs = await livePublisher()
-    const agent = await publisherAgent(mine.publisher.id)
-    cleanup(() => agent.close())
-    await agent.openStream()
+    const { mine, theirs, agent } = await twoPublishers(cleanup)
     assert.equal(await agent.subscribe(liveChannel(mine.publisher.id)), 204)
 
     // Another publisher's lead: nothing on this stream.
@@ -149,11 +155,7 @@ test.group('Reports / the live channel of a publisher’s dashboard', () => {
     assert,
     cleanup,
   }) => {
-    const mine = await livePublisher()
-    const theirs = await livePublisher()
-    const agent = await publisherAgent(mine.publisher.id)
-    cleanup(() => agent.close())
-    await agent.openStream()
+    const { mine, theirs, agent } = await twoPublishers(cleanup)
     assert.equal(await agent.subscribe(liveChannel(theirs.publisher.id)), 400)
     assert.equal(await agent.subscribe(liveChannel(mine.publisher.id)), 204)
 
