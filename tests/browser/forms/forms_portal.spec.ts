@@ -163,10 +163,15 @@ test.group('Forms / the portal', () => {
     )
     await form.refresh()
     assert.equal(form.consentVersionId, stored[1].id)
-    // The preview has been served: the funnel counts its views.
+    // The portal's preview was served twice and counted nowhere; a consumer's visit counts.
     await page.reload()
     await page.locator('[data-test="funnel"]').waitFor()
-    assert.isAbove(Number(await page.locator('[data-test="funnel-views"] strong').innerText()), 0)
+    await expectText(page, '[data-test="funnel-views"] strong', '0')
+    const consumer = await page.context().newPage()
+    await consumer.goto(url.trim())
+    await consumer.close()
+    await page.reload()
+    await expectText(page, '[data-test="funnel-views"] strong', '1')
   })
 
   test('the operator lists every publisher’s forms, filters by publisher and makes one for a publisher', async ({

@@ -32,9 +32,12 @@ test.group('Buyers / create and read', () => {
       'created_at',
       'id',
       'name',
+      'return_window_hours',
       'status',
     ])
     assert.include(body, { name, contact_email: 'sales@buyer.example', status: 'active' })
+    // Seven days to return a lead unless the operator says otherwise (docs/money.md).
+    assert.equal(body.return_window_hours, 168)
 
     const stored = await Buyer.findOrFail(body.id)
     assert.equal(stored.name, name)

@@ -87,6 +87,7 @@ test.group('Routing rules / create and read', () => {
       'price_cents',
       'priority',
       'publishers',
+      'return_window_hours',
       'schedule',
       'updated_at',
       'weight',
@@ -94,6 +95,8 @@ test.group('Routing rules / create and read', () => {
     assert.deepEqual(body, {
       ...input,
       currency: 'EUR',
+      // No window of its own: the buyer's applies (docs/money.md).
+      return_window_hours: null,
       id: body.id,
       created_at: body.created_at,
       updated_at: body.updated_at,
