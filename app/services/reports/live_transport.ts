@@ -29,17 +29,17 @@ export class LiveTransport implements Transport {
   #subscriber: Redis
   #closed = false
 
-  constructor() {
+  constructor(connection: Partial<typeof redisConnection> = redisConnection) {
     const options = {
-      ...redisConnection,
+      ...connection,
       retryStrategy: reconnect,
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
     }
     this.#publisher = new Redis({ ...options, lazyConnect: true })
     this.#subscriber = new Redis({ ...options, enableOfflineQueue: true })
-    for (const connection of [this.#publisher, this.#subscriber]) {
-      connection.on('error', (error) =>
+    for (const client of [this.#publisher, this.#subscriber]) {
+      client.on('error', (error) =>
         logger.debug({ err: error }, 'live feed: redis connection error')
       )
     }
