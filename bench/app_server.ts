@@ -1,5 +1,6 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 
 /**
  * The application server as the benchmarks run it: in its own process, in
@@ -16,10 +17,35 @@ export type BenchServerOptions = {
   nodeFlags?: string[]
 }
 
-export async function startBenchServer(options: BenchServerOptions) {
-  if (options.build) {
-    execFileSync(process.execPath, ['ace', 'build'], { cwd: options.appRoot, stdio: 'ignore' })
-  }
+/** A benchmark's server, and the folder it runs from (its own copy of the build, or the sources). */
+export type BenchServer = ChildProcess & { root: string }
+
+/**
+ * Builds, then copies `build/` to a folder of this run's own: benchmarks run side by side (by
+ * other engineers too), and `node ace build` empties `build/` first, under any server running
+ * from it. The build and the copy hold one lock (flock), so no build sees another's half.
+ * Modules still resolve from the project's node_modules, a parent of the copy.
+ */
+export function buildForBench(appRoot: URL) {
+  const root = fileURLToPath(new URL(`tmp/bench/build-${process.pid}/`, appRoot))
+  mkdirSync(fileURLToPath(new URL('tmp/bench/', appRoot)), { recursive: true })
+  execFileSync(
+    'flock',
+    [
+      fileURLToPath(new URL('tmp/bench/build.lock', appRoot)),
+      'sh',
+      '-c',
+      `"$0" ace build && rm -rf "$1" && cp -r build "$1"`,
+      process.execPath,
+      root,
+    ],
+    { cwd: appRoot, stdio: 'ignore' }
+  )
+  return root
+}
+
+export async function startBenchServer(options: BenchServerOptions): Promise<BenchServer> {
+  const root = options.build ? buildForBench(options.appRoot) : fileURLToPath(options.appRoot)
   const entry = options.build
     ? ['bin/server.js']
     : ['--import', '@poppinss/ts-exec', 'bin/server.ts']
@@ -27,7 +53,7 @@ export async function startBenchServer(options: BenchServerOptions) {
     process.execPath,
     [...startFlags(options.appRoot), ...(options.nodeFlags ?? []), ...entry],
     {
-      cwd: options.build ? new URL('build/', options.appRoot) : options.appRoot,
+      cwd: root,
       env: {
         ...process.env,
         PORT: String(options.port),
@@ -40,13 +66,14 @@ export async function startBenchServer(options: BenchServerOptions) {
       stdio: ['ignore', 'inherit', 'inherit'],
     }
   )
+  const started = Object.assign(server, { root })
   try {
     await waitFor(`http://127.0.0.1:${options.port}/v1/openapi.json`)
   } catch (error) {
-    await stopBenchServer(server)
+    await stopBenchServer(started)
     throw error
   }
-  return server
+  return started
 }
 
 /** The node flags of `npm start` (package.json), so the benchmark runs the server as it is deployed. */
@@ -57,17 +84,20 @@ function startFlags(appRoot: URL) {
     .filter((word) => word.startsWith('--'))
 }
 
-/** SIGTERM, then wait: a profiled server writes its profile on the way out. */
-export function stopBenchServer(server: ChildProcess) {
-  if (server.exitCode !== null) return Promise.resolve()
-  return new Promise<void>((resolve) => {
-    const force = setTimeout(() => server.kill('SIGKILL'), 30_000)
-    server.once('exit', () => {
-      clearTimeout(force)
-      resolve()
+/** SIGTERM, then wait (a profiled server writes its profile on the way out); its build copy goes. */
+export async function stopBenchServer(server: ChildProcess & { root?: string }) {
+  if (server.exitCode === null) {
+    await new Promise<void>((resolve) => {
+      const force = setTimeout(() => server.kill('SIGKILL'), 30_000)
+      server.once('exit', () => {
+        clearTimeout(force)
+        resolve()
+      })
+      server.kill('SIGTERM')
     })
-    server.kill('SIGTERM')
-  })
+  }
+  if (server.root?.includes('/tmp/bench/build-'))
+    rmSync(server.root, { recursive: true, force: true })
 }
 
 async function waitFor(url: string) {

@@ -167,7 +167,18 @@ export default class BenchSettlement extends BaseCommand {
   async checkRun(body: any) {
     const payouts = await scalar(db.from('payouts').count('* as n'))
     const lines = await scalar(db.from('payout_lines').count('* as n'))
-    const unpaid = await scalar(db.from('lead_facts').whereNull('payout_id').count('* as n'))
+    // A run takes a sale by listing it (docs/money.md): every seeded sale on exactly one line.
+    const unpaid = await scalar(
+      db
+        .from('lead_facts as f')
+        .whereNotExists((earning) =>
+          earning
+            .from('payout_lines as l')
+            .whereRaw('l.lead_id = f.lead_id')
+            .where('l.kind', 'earning')
+        )
+        .count('* as n')
+    )
     const amountCents = await scalar(db.from('payouts').sum('amount_cents as n'))
     if (
       body.payouts !== this.publishers ||

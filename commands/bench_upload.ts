@@ -98,7 +98,7 @@ export default class BenchUpload extends BaseCommand {
         : []
     if (this.build) this.logger.info('building (node ace build)')
     const server = await this.startServer(port, changed, profileFlags('server'))
-    const worker = this.startWorker(changed, profileFlags('worker'))
+    const worker = this.startWorker(server.root, changed, profileFlags('worker'))
     const rss = sampleRss(server.pid!)
     try {
       const base = `http://127.0.0.1:${port}`
@@ -221,9 +221,8 @@ export default class BenchUpload extends BaseCommand {
 
   /**
    * The server as `npm start` runs it. The build shares the tree with other
-   * engineers' work in progress (a page being saved, another build cleaning
-   * `build/`, a type error in a file being written), so a failed build is
-   * tried again, twice, a minute apart.
+   * engineers' work in progress (a page being saved, a type error in a file
+   * being written), so a failed build is tried again, twice, a minute apart.
    */
   async startServer(port: number, changed: Record<string, string>, nodeFlags: string[]) {
     for (let attempt = 1; ; attempt++) {
@@ -243,9 +242,8 @@ export default class BenchUpload extends BaseCommand {
     }
   }
 
-  /** `node ace queue:work` as deployed: from the build when measuring the build. */
-  startWorker(changed: Record<string, string>, nodeFlags: string[]): ChildProcess {
-    const cwd = this.build ? this.app.makePath('build') : this.app.appRoot.pathname
+  /** `node ace queue:work` as deployed: from the server's folder (its build, or the sources). */
+  startWorker(cwd: string, changed: Record<string, string>, nodeFlags: string[]): ChildProcess {
     const loader = this.build ? [] : ['--import', '@poppinss/ts-exec']
     const worker = spawn(process.execPath, [...nodeFlags, ...loader, 'ace.js', 'queue:work'], {
       cwd,
