@@ -194,8 +194,9 @@ export default class BenchUpload extends BaseCommand {
       this.logger.info('figures written to tmp/bench/upload.json')
     } finally {
       rss.stop()
-      await stopBenchServer(server)
+      // The worker first: it runs from the server's build copy, which goes with the server.
       await stopBenchServer(worker)
+      await stopBenchServer(server)
     }
   }
 
