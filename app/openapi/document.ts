@@ -3,6 +3,8 @@ import { audit } from './audit.js'
 import { catalogue } from './catalogue.js'
 import { forms } from './forms.js'
 import { money } from './money.js'
+import { plugins } from './plugins.js'
+import { privacy } from './privacy.js'
 import { reports } from './reports.js'
 import { headers, parameters, responses, schemas, securitySchemes } from './components.js'
 import { keys } from './keys.js'
@@ -41,6 +43,8 @@ const SECTIONS = [
   webhooks,
   money,
   reports,
+  plugins,
+  privacy,
 ]
 
 /**

@@ -19,4 +19,6 @@ export const policies = {
   AuditLogPolicy: () => import('#policies/audit_log_policy'),
   AccessLogPolicy: () => import('#policies/access_log_policy'),
   ReportPolicy: () => import('#policies/report_policy'),
+  PluginPolicy: () => import('#policies/plugin_policy'),
+  PrivacyPolicy: () => import('#policies/privacy_policy'),
 }

@@ -82,13 +82,17 @@ async function union(
   const sql = `${cte.sql}
     ${parts.outer.replace(
       '$SOURCE',
-      () => `SELECT ${parts.rolled} FROM s JOIN ${parts.rollupTable} r
-          ON r.grain = s.grain AND r.at >= s.from_at AND r.at < s.to_at
-        WHERE s.grain <> 'raw'${filter.sql}
+      // Each segment reads its own range of the index (OFFSET 0 keeps the planner from
+      // flattening the lateral reads into one hash join over the whole table).
+      () => `SELECT ${parts.rolled} FROM s CROSS JOIN LATERAL (
+          SELECT * FROM ${parts.rollupTable} r
+           WHERE r.grain = s.grain AND r.at >= s.from_at AND r.at < s.to_at${filter.sql} OFFSET 0) r
+        WHERE s.grain <> 'raw'
        UNION ALL
-       SELECT ${parts.raw} FROM s JOIN report_fact_measures r
-          ON s.grain = 'raw' AND r.created_at >= s.from_at AND r.created_at < s.to_at${parts.rawJoin ?? ''}
-        WHERE true${parts.rawFilter ?? ''}${filter.sql}`
+       SELECT ${parts.raw} FROM s CROSS JOIN LATERAL (
+          SELECT * FROM report_fact_measures r
+           WHERE r.created_at >= s.from_at AND r.created_at < s.to_at${filter.sql} OFFSET 0) r${parts.rawJoin ?? ''}
+        WHERE s.grain = 'raw'${parts.rawFilter ?? ''}`
     )}`
   const result = await db.rawQuery(sql, [...cte.bindings, ...filter.bindings, ...filter.bindings])
   return result.rows as Record<string, any>[]

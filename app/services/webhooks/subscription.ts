@@ -68,7 +68,9 @@ export const RECEIVES_SQL = `
     OR (e.owner_type = 'buyer' AND ev.buyer_id = e.buyer_id
         AND (ev.type IN ('match.found', 'payout.processed', 'dispute.opened', 'dispute.responded', 'dispute.decided')
              OR ev.type LIKE 'endpoint.%'))
-  )`
+  )
+  AND (e.label_id IS NULL
+       OR EXISTS (SELECT 1 FROM publishers p WHERE p.id = ev.publisher_id AND p.label_id = e.label_id))`
 
 /** The principal as a subscriber: what it may see of events (replay). */
 export function subscriberOf(principal: {

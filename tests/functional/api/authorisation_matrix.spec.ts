@@ -150,6 +150,23 @@ const MATRIX: Record<string, Access> = {
   retryWebhookDelivery: WEBHOOKS,
   recoverWebhookEndpoint: WEBHOOKS,
   replayEvent: WEBHOOKS,
+  // Integrations: plugins are the operator's to enable per label.
+  getAvailablePlugins: OPERATOR,
+  getLabelPlugins: OPERATOR,
+  enableLabelPlugin: OPERATOR,
+  getLabelPlugin: OPERATOR,
+  updateLabelPlugin: OPERATOR,
+  disableLabelPlugin: OPERATOR,
+  listLabelPluginDeliveries: OPERATOR,
+  retryLabelPluginDelivery: OPERATOR,
+  testLabelPlugin: OPERATOR,
+  // Privacy: the deployment's region and egress addresses are public; the rest the operator's.
+  getMeta: { may: 'public' },
+  getIpRanges: { may: 'public' },
+  createPrivacyRequest: OPERATOR,
+  getPrivacyRequest: OPERATOR,
+  getRetentionPolicy: OPERATOR,
+  replaceRetentionPolicy: OPERATOR,
 }
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const
@@ -317,6 +334,13 @@ async function buildWorld(client: any) {
       .json({ since: new Date(Date.now() - 3_600_000).toISOString() })
   ).body().id as string
 
+  const privacyRequest = (
+    await client
+      .post('/v1/privacy/requests')
+      .bearerToken(await secret({}))
+      .json({ kind: 'access', email: 'matrix-subject@example.nl' })
+  ).body().id as string
+
   /** The id a path names, by what the path is about: always publisher A's or its buyer's. */
   const idFor = (path: string) => {
     if (path.startsWith('/v1/labels/')) return label.id
@@ -335,6 +359,7 @@ async function buildWorld(client: any) {
     if (path.startsWith('/v1/events/')) return delivery.event_id as string
     if (path.startsWith('/v1/payouts/')) return payout
     if (path.startsWith('/v1/disputes/')) return dispute
+    if (path.startsWith('/v1/privacy/requests/')) return privacyRequest
     throw new Error(`No id for ${path}: teach the matrix what this path names.`)
   }
   /** A lead's example names a publisher: publisher A's, so its own keys may deliver it. */
