@@ -1,14 +1,47 @@
 /**
  * The contract every integration adapter implements. An adapter lives in
- * plugins/<name>/index.ts and default-exports a LeadgatePlugin.
+ * plugins/<name>/index.ts and default-exports a LeadgatePlugin. The runtime
+ * (app/services/plugins/) calls `handle` once per delivery, through the
+ * webhooks' delivery job, so retries, backoff, health, the delivery log and
+ * replay are the same as a webhook's (docs/plugins.md).
  */
+export type PluginKind = 'crm' | 'call_tracking' | 'notification' | 'other'
+
+/** One setting of an installation; the operator's form and the validator are generated from these. */
+export type SettingField =
+  | {
+      type: 'string'
+      label: string
+      description?: string
+      required?: boolean
+      /** Encrypted at rest, never returned: tokens, private keys. */
+      secret?: boolean
+      /** `url` settings must be http(s) URLs. */
+      format?: 'url' | 'multiline'
+      default?: string
+    }
+  | { type: 'boolean'; label: string; description?: string; default?: boolean }
+  | {
+      /** Remote field name → path in the lead (`contact.email`, `attributes.kwh`, `lead_id`). */
+      type: 'mapping'
+      label: string
+      description?: string
+      default?: Record<string, string>
+    }
+
 export interface PluginManifest {
-  /** Stable identifier, e.g. `crm-hubspot`. */
+  /** Stable identifier, e.g. `crm-hubspot`; the folder's name. */
   name: string
   version: string
+  kind: PluginKind
   description: string
-  /** Event types the adapter reacts to, e.g. `lead.received`. */
+  /** Event types the adapter can react to, e.g. `lead.received`. */
   events: string[]
+  /** The events an installation subscribes to unless the operator chooses. */
+  defaultEvents?: string[]
+  settings: Record<string, SettingField>
+  /** Inbound routes the adapter's domain adds (documentation for the operator; served by core). */
+  routes?: { method: 'GET' | 'POST'; path: string; description: string }[]
 }
 
 export interface PluginEvent {
@@ -18,8 +51,44 @@ export interface PluginEvent {
   data: Record<string, unknown>
 }
 
+/** The lead as the operator sees it (`GET /v1/leads/{id}`). */
+export type PluginLead = Record<string, unknown> & { id: string }
+
+export interface PluginContext {
+  /** The installation's settings, secrets decrypted. */
+  settings: Record<string, unknown>
+  labelId: string
+  environment: 'live' | 'sandbox'
+  /** Reads the event's lead (contact included); null when it is not this label's. */
+  lead(leadId: string): Promise<PluginLead | null>
+  /** What an earlier delivery recorded for this lead (a replay finds it: idempotency). */
+  previousSync(
+    leadId: string
+  ): Promise<{ externalId: string; details: Record<string, unknown> } | null>
+  /** Writes the remote record's id back to the lead. */
+  recordSync(leadId: string, externalId: string, details?: Record<string, unknown>): Promise<void>
+}
+
+/**
+ * What an adapter throws when the remote system refused or failed. `status`
+ * is the remote's HTTP status; `retryAfter` its Retry-After header as sent
+ * (seconds or a date; honoured like a webhook receiver's). A 4xx other
+ * than 408/429 is still retried on the schedule (a fixed token recovers it),
+ * exactly like a webhook.
+ */
+export class PluginFailure extends Error {
+  constructor(
+    message: string,
+    readonly details: { status?: number | null; retryAfter?: string | null; excerpt?: string } = {}
+  ) {
+    super(message)
+  }
+}
+
 export interface LeadgatePlugin {
   manifest: PluginManifest
-  /** Called once per event of a subscribed type for labels that enabled the plugin. */
-  handle(event: PluginEvent, settings: Record<string, unknown>): Promise<void>
+  /** Called once per delivery of a subscribed event, for labels that enabled the plugin. */
+  handle(event: PluginEvent, context: PluginContext): Promise<void>
+  /** "Test connection": checks the settings against the remote system, changing nothing there. */
+  testConnection?(context: PluginContext): Promise<{ ok: boolean; detail: string }>
 }

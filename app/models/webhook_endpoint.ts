@@ -12,6 +12,13 @@ export default class WebhookEndpoint extends compose(BaseModel, withUuid, withOw
   @column()
   declare url: string
 
+  /** A plugin installation's endpoint: the label whose events it hears, and the adapter that sends. */
+  @column()
+  declare labelId: string | null
+
+  @column()
+  declare plugin: string | null
+
   @column()
   declare description: string | null
 

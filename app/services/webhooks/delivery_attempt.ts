@@ -27,6 +27,8 @@ export type ClaimedDelivery = {
   schedule_offset: number
   next_trigger: 'auto' | 'manual' | 'recover'
   url: string
+  /** The adapter that sends for a plugin installation's endpoint; null for a signed POST. */
+  plugin: string | null
   fifo: boolean
   endpoint_status: 'enabled' | 'disabled' | 'paused'
   paused_until: Date | null
@@ -86,7 +88,7 @@ const claims = new Coalescer<
         AND (d.locked_until IS NULL OR d.locked_until < ?)
         AND e.id = d.endpoint_id AND ev.id = d.event_id
       RETURNING d.id, d.event_id, d.event_type, d.endpoint_id, d.ordering_key, d.attempt_count, d.schedule_offset,
-                d.next_trigger, e.url, e.fifo, e.status AS endpoint_status, e.paused_until, e.secret,
+                d.next_trigger, e.url, e.plugin, e.fifo, e.status AS endpoint_status, e.paused_until, e.secret,
                 e.previous_secret, e.previous_secret_expires_at, ev.payload`,
     [new Date(now.getTime() + webhooksConfig.leaseMs), ...batch.bindings, now]
   )

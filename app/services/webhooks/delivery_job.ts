@@ -4,6 +4,7 @@ import type { HttpSender } from '#services/webhooks/http_sender'
 import type { TokenBucket } from '#services/webhooks/rate_limiter'
 import { signatureHeaders } from '#services/webhooks/signing'
 import { signingSecrets } from '#services/webhooks/secrets'
+import { sendThroughPlugin } from '#services/webhooks/plugin_endpoints'
 import {
   type ClaimedDelivery,
   claimDelivery,
@@ -125,7 +126,9 @@ export default class WebhookDeliveryJob {
       'x-leadgate-attempt': String(attempt),
     }
     const startedAt = new Date()
-    const outcome = await this.deps.sender.send(delivery.url, headers, body)
+    const outcome = delivery.plugin
+      ? await sendThroughPlugin(delivery, attempt)
+      : await this.deps.sender.send(delivery.url, headers, body)
     for (let tries = 1; ; tries++) {
       try {
         return await recordAttempt(delivery, attempt, outcome, startedAt)

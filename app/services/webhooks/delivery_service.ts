@@ -120,7 +120,15 @@ export default class WebhookDeliveryService {
     const endpoints = await this.endpoints
       .visibleTo(principal)
       .whereIn('status', ['enabled', 'paused'])
-    const targets = endpoints.filter((endpoint) => receives(endpoint, scope))
+    // A label's endpoint (a plugin installation) replays only its label's events.
+    const publisher = event.publisher_id
+      ? await db.from('publishers').where('id', event.publisher_id).select('label_id').first()
+      : null
+    const label = publisher?.label_id ?? null
+    const targets = endpoints.filter(
+      (endpoint) =>
+        receives(endpoint, scope) && (endpoint.labelId === null || endpoint.labelId === label)
+    )
     const now = new Date()
     const deliveries = await transaction(async (trx) => {
       let count = 0

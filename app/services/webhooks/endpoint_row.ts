@@ -23,8 +23,12 @@ export type EndpointRow = {
   circuit_opened_at: Date | null
 }
 
-/** The columns fan-out reads: whom an endpoint belongs to and what it subscribes to. */
+/**
+ * The columns fan-out reads: whom an endpoint belongs to and what it subscribes to.
+ * A label's endpoint (a plugin installation) also says which of the events'
+ * publishers are that label's; any other endpoint has null there.
+ */
 export type SubscribedEndpoint = Pick<
   EndpointRow,
   'id' | 'owner_type' | 'publisher_id' | 'buyer_id' | 'environment' | 'events'
->
+> & { label_publishers?: string[] | null }

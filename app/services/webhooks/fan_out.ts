@@ -67,11 +67,14 @@ export function endpointsFor(
   ]
   const environments = [...new Set(events.map((event) => event.environment))]
   return rawPart(
-    `SELECT id, owner_type, publisher_id, buyer_id, environment, events
-       FROM public.webhook_endpoints
-      WHERE status IN ('enabled', 'paused') AND environment = ANY(?::text[])
-        AND (owner_type = 'operator' OR publisher_id = ANY(?::uuid[]) OR buyer_id = ANY(?::uuid[]))`,
-    [environments, publisherIds, buyerIds]
+    `SELECT e.id, e.owner_type, e.publisher_id, e.buyer_id, e.environment, e.events,
+            CASE WHEN e.label_id IS NULL THEN NULL
+                 ELSE ARRAY(SELECT p.id::text FROM public.publishers p
+                             WHERE p.label_id = e.label_id AND p.id = ANY(?::uuid[])) END AS label_publishers
+       FROM public.webhook_endpoints e
+      WHERE e.status IN ('enabled', 'paused') AND e.environment = ANY(?::text[])
+        AND (e.owner_type = 'operator' OR e.publisher_id = ANY(?::uuid[]) OR e.buyer_id = ANY(?::uuid[]))`,
+    [publisherIds, environments, publisherIds, buyerIds]
   )
 }
 
@@ -79,6 +82,7 @@ export function endpointsFor(
 export function deliveriesOf(events: PublishedEvent[], endpoints: SubscribedEndpoint[], now: Date) {
   return events.flatMap((event) =>
     endpoints
+      .filter((endpoint) => inLabel(endpoint, event))
       .filter((endpoint) =>
         receives(
           {
@@ -93,6 +97,12 @@ export function deliveriesOf(events: PublishedEvent[], endpoints: SubscribedEndp
       )
       .map((endpoint) => deliveryRow(event, endpoint.id, now))
   )
+}
+
+/** A label's endpoint hears only the events of that label's publishers. */
+function inLabel(endpoint: SubscribedEndpoint, event: PublishedEvent) {
+  if (!endpoint.label_publishers) return true
+  return event.publisherId !== null && endpoint.label_publishers.includes(event.publisherId)
 }
 
 /**

@@ -1,0 +1,87 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import PluginService from '#services/plugins/plugin_service'
+import { pageToJson } from '#services/sql/cursor_pagination'
+import { deliveryToJson } from '#transformers/webhook_transformer'
+import ApiProblem from '#exceptions/api_problem'
+import {
+  installPluginValidator,
+  pluginDeliveriesValidator,
+  pluginNameValidator,
+  updatePluginValidator,
+} from '#validators/plugin'
+
+@inject()
+export default class PluginsController {
+  constructor(protected plugins: PluginService) {}
+
+  /** The adapters this installation of Leadgate loaded, and those it skipped. */
+  async available({ bouncer }: HttpContext) {
+    await bouncer.with('PluginPolicy').authorize('viewList')
+    return this.plugins.available()
+  }
+
+  async index({ params, principal, bouncer }: HttpContext) {
+    await bouncer.with('PluginPolicy').authorize('viewList')
+    const rows = await this.plugins.list(principal, params.id)
+    return { data: await Promise.all(rows.map((row) => this.plugins.toJson(row))) }
+  }
+
+  async store({ params, request, response, principal, bouncer }: HttpContext) {
+    await bouncer.with('PluginPolicy').authorize('create')
+    await this.plugins.label(params.id)
+    const input = await request.validateUsing(installPluginValidator)
+    const installation = await this.plugins.install(principal, params.id, input)
+    return response.created(await this.plugins.toJson(installation))
+  }
+
+  async show(ctx: HttpContext) {
+    await ctx.bouncer.with('PluginPolicy').authorize('view')
+    return this.plugins.toJson(await this.installation(ctx))
+  }
+
+  async update(ctx: HttpContext) {
+    await ctx.bouncer.with('PluginPolicy').authorize('update')
+    const installation = await this.installation(ctx)
+    const patch = await ctx.request.validateUsing(updatePluginValidator)
+    return this.plugins.toJson(await this.plugins.update(ctx.principal, installation, patch))
+  }
+
+  async destroy(ctx: HttpContext) {
+    await ctx.bouncer.with('PluginPolicy').authorize('delete')
+    await this.plugins.remove(ctx.principal, await this.installation(ctx))
+    return ctx.response.noContent()
+  }
+
+  async deliveries(ctx: HttpContext) {
+    await ctx.bouncer.with('PluginPolicy').authorize('view')
+    const installation = await this.installation(ctx)
+    const filters = await pluginDeliveriesValidator.validate(ctx.request.qs())
+    return pageToJson(
+      await this.plugins.deliveryLog(ctx.principal, installation, filters),
+      deliveryToJson
+    )
+  }
+
+  async retry(ctx: HttpContext) {
+    await ctx.bouncer.with('PluginPolicy').authorize('resend')
+    const installation = await this.installation(ctx)
+    const delivery = await this.plugins.retryDelivery(
+      ctx.principal,
+      installation,
+      ctx.params.delivery
+    )
+    return ctx.response.accepted(deliveryToJson(delivery))
+  }
+
+  async test(ctx: HttpContext) {
+    await ctx.bouncer.with('PluginPolicy').authorize('test')
+    return this.plugins.testConnection(await this.installation(ctx))
+  }
+
+  private async installation({ params, principal }: HttpContext) {
+    const valid = await pluginNameValidator.validate(params).catch(() => null)
+    if (!valid) throw ApiProblem.notFound('plugin installation')
+    return this.plugins.find(principal, params.id, valid.name)
+  }
+}

@@ -1,0 +1,100 @@
+import db from '@adonisjs/lucid/services/db'
+import Principal from '#auth/principal'
+import type { PluginContext, PluginManifest } from '#plugins/contract'
+import type LeadService from '#services/leads/lead_service'
+import type AccessLogService from '#services/access/access_log_service'
+import { openSecrets, withDefaults } from '#services/plugins/plugin_settings'
+
+/** A `plugin_installations` row. */
+export type InstallationRow = {
+  id: string
+  label_id: string
+  plugin: string
+  environment: 'live' | 'sandbox'
+  endpoint_id: string
+  settings: Record<string, unknown>
+  secrets: string | null
+  created_by: string
+  created_at: Date
+  updated_at: Date
+}
+
+/** The typed actor a plugin acts as in the access log and audit trail. */
+export function pluginActor(name: string) {
+  return `system:plugin-${name}`
+}
+
+/** The plugin reads leads as the operator would, in its installation's environment. */
+function pluginPrincipal(installation: InstallationRow) {
+  return new Principal(
+    'operator',
+    new Set(['read']),
+    installation.environment,
+    pluginActor(installation.plugin)
+  )
+}
+
+/**
+ * What an adapter gets besides the event: its settings (secrets opened), its
+ * label's leads and nobody else's, and the write-back of what it synced.
+ */
+export function contextFor(
+  installation: InstallationRow,
+  manifest: PluginManifest,
+  services: { leads: LeadService; accessLog: AccessLogService }
+): PluginContext {
+  const actor = pluginActor(installation.plugin)
+  const ownFact = (leadId: string) =>
+    db
+      .from('lead_facts')
+      .where('lead_id', leadId)
+      .where('label_id', installation.label_id)
+      .where('environment', installation.environment)
+      .select('publisher_id')
+      .first()
+  return {
+    settings: withDefaults(manifest, {
+      ...installation.settings,
+      ...openSecrets(installation.secrets),
+    }),
+    labelId: installation.label_id,
+    environment: installation.environment,
+    async lead(leadId) {
+      if (!(await ownFact(leadId))) return null
+      return (await services.leads.findVisible(pluginPrincipal(installation), leadId)) as any
+    },
+    async previousSync(leadId) {
+      const row = await db
+        .from('plugin_lead_syncs')
+        .where('installation_id', installation.id)
+        .where('lead_id', leadId)
+        .first()
+      return row ? { externalId: row.external_id, details: row.details } : null
+    },
+    async recordSync(leadId, externalId, details = {}) {
+      const fact = await ownFact(leadId)
+      if (!fact) return
+      const now = new Date()
+      await db
+        .knexQuery()
+        .table('plugin_lead_syncs')
+        .insert({
+          installation_id: installation.id,
+          lead_id: leadId,
+          plugin: installation.plugin,
+          external_id: externalId,
+          details: JSON.stringify(details),
+          synced_at: now,
+        })
+        .onConflict(['installation_id', 'lead_id'])
+        .merge(['external_id', 'details', 'synced_at'])
+      // Ids and the remote record's id only: never the contact it carried.
+      await services.accessLog.record(
+        actor,
+        'plugin.synced',
+        { type: 'lead', id: leadId, publisherId: fact.publisher_id },
+        { details: { plugin: installation.plugin, external_id: externalId } }
+      )
+    },
+  }
+}

@@ -1,0 +1,83 @@
+import db from '@adonisjs/lucid/services/db'
+import { PluginFailure, type PluginEvent } from '#plugins/contract'
+import type { PluginRegistry } from '#plugins/registry'
+import LeadService from '#services/leads/lead_service'
+import AccessLogService from '#services/access/access_log_service'
+import type { SendOutcome } from '#services/webhooks/http_sender'
+import { parseRetryAfter } from '#services/webhooks/retry_policy'
+import { type PluginTransport, usePluginTransport } from '#services/webhooks/plugin_endpoints'
+import { type InstallationRow, contextFor } from '#services/plugins/plugin_context'
+
+/**
+ * The adapters as the webhooks' transport for plugin endpoints: the delivery
+ * job claims, calls this instead of a signed POST, and records the outcome,
+ * so a plugin's failure is retried, counted in health and logged exactly as
+ * a receiver's would be.
+ */
+export function pluginTransport(
+  registry: PluginRegistry,
+  services: { leads: LeadService; accessLog: AccessLogService }
+): PluginTransport {
+  return async (delivery) => {
+    const started = performance.now()
+    const outcome = (fields: Partial<SendOutcome>): SendOutcome => ({
+      ok: false,
+      statusCode: null,
+      timedOut: false,
+      retryAfterMs: null,
+      latencyMs: Math.round(performance.now() - started),
+      excerpt: null,
+      error: null,
+      errorDetail: null,
+      ...fields,
+    })
+    const plugin = registry.get(delivery.plugin)
+    const installation: InstallationRow | null = await db
+      .from('plugin_installations')
+      .where('endpoint_id', delivery.endpointId)
+      .first()
+    if (!plugin || !installation) {
+      return outcome({
+        error: 'plugin_unavailable',
+        errorDetail: `${delivery.plugin} is not loaded`,
+      })
+    }
+    try {
+      await plugin.handle(
+        delivery.payload as PluginEvent,
+        contextFor(installation, plugin.manifest, services)
+      )
+      return outcome({ ok: true, statusCode: 200 })
+    } catch (error) {
+      if (!(error instanceof PluginFailure)) {
+        return outcome({
+          error: 'plugin_error',
+          errorDetail: String((error as Error)?.message ?? error).slice(0, 500),
+        })
+      }
+      const status = error.details.status ?? null
+      return outcome({
+        // A remote 410 says nothing about the installation: only Leadgate disables it.
+        statusCode: status === 410 ? 400 : status,
+        retryAfterMs: parseRetryAfter(error.details.retryAfter ?? undefined),
+        timedOut: error.details.status === 408,
+        excerpt: error.details.excerpt?.replaceAll('\u0000', '') ?? null,
+        error: status ? `http_${status}` : 'plugin_error',
+        errorDetail: error.message.slice(0, 500),
+      })
+    }
+  }
+}
+
+/** Makes the adapters the transport of plugin endpoints in this process. */
+export async function installPluginRuntime(
+  container: { make<T>(binding: abstract new (...args: any[]) => T): Promise<T> },
+  registry: PluginRegistry
+) {
+  usePluginTransport(
+    pluginTransport(registry, {
+      leads: await container.make(LeadService),
+      accessLog: await container.make(AccessLogService),
+    })
+  )
+}

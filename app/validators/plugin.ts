@@ -1,0 +1,40 @@
+import vine from '@vinejs/vine'
+import { flag, strictObject } from '#validators/helpers'
+import { EVENT_TYPES } from '#services/webhooks/event_schemas'
+import { endpointDeliveriesValidator } from '#validators/webhook_endpoint'
+
+/**
+ * The envelope of an installation. `settings` is checked by the service
+ * against the plugin's own schema (its manifest), which only it knows.
+ */
+const events = () =>
+  vine.array(vine.enum(EVENT_TYPES)).minLength(1).maxLength(EVENT_TYPES.length).distinct()
+const settings = () => vine.record(vine.any())
+
+export const installPluginValidator = vine.create(
+  strictObject({
+    plugin: vine
+      .string()
+      .trim()
+      .regex(/^[a-z][a-z0-9-]{1,62}$/),
+    events: events().optional(),
+    settings: settings().optional(),
+    enabled: flag().optional(),
+  })
+)
+
+export const updatePluginValidator = vine.create(
+  strictObject({
+    events: events().optional(),
+    settings: settings().optional(),
+    enabled: flag().optional(),
+  })
+)
+
+/** The plugin name in a path, so an odd one answers 404 rather than reaching the database. */
+export const pluginNameValidator = vine.create(
+  vine.object({ name: vine.string().regex(/^[a-z][a-z0-9-]{1,62}$/) })
+)
+
+/** An installation's delivery log takes the webhook log's filters. */
+export const pluginDeliveriesValidator = endpointDeliveriesValidator

@@ -1,0 +1,31 @@
+import router from '@adonisjs/core/services/router'
+import { middleware } from '#start/kernel'
+
+const PluginsController = () => import('#controllers/plugins_controller')
+
+const uuid = router.matchers.uuid()
+
+/** The "Integrations" section of the API: plugins enabled per label (docs/plugins.md). */
+router
+  .group(() => {
+    router.get('plugins', [PluginsController, 'available']).as('plugins.available')
+    router
+      .group(() => {
+        router.get('', [PluginsController, 'index']).as('plugins.index')
+        router.post('', [PluginsController, 'store']).as('plugins.store')
+        router.get(':name', [PluginsController, 'show']).as('plugins.show')
+        router.patch(':name', [PluginsController, 'update']).as('plugins.update')
+        router.delete(':name', [PluginsController, 'destroy']).as('plugins.destroy')
+        router.get(':name/deliveries', [PluginsController, 'deliveries']).as('plugins.deliveries')
+        router
+          .post(':name/deliveries/:delivery/retry', [PluginsController, 'retry'])
+          .where('delivery', uuid)
+          .as('plugins.retry')
+        router.post(':name/test', [PluginsController, 'test']).as('plugins.test')
+      })
+      .prefix('labels/:id/plugins')
+      .where('id', uuid)
+  })
+  .prefix('/v1')
+  .as('v1')
+  .use([middleware.apiKey(), middleware.rateLimit()])
