@@ -24,14 +24,16 @@ export default class QueueWork extends BaseCommand {
     const { startAuditSealer } = await import('#services/audit/sealer_loop')
     const { startUploadWorker } = await import('#services/uploads/upload_worker')
     const { startSettlementClock } = await import('#services/money/settlement_clock')
+    const { startPrivacyClock } = await import('#services/privacy/privacy_clock')
     const runtime = new WebhookRuntime({ concurrency: this.concurrency })
     await runtime.start()
     const stopRouting = await startRoutingWorker()
     const stopUploads = await startUploadWorker()
     const stopSealer = startAuditSealer()
     const stopSettlement = startSettlementClock()
+    const stopPrivacy = startPrivacyClock()
     this.logger.info(
-      `worker running: routing, uploads, audit sealer, settlement clock, webhooks (queue "${webhooksConfig.queue.name}", prefix "${webhooksConfig.queue.prefix}", concurrency ${this.concurrency ?? webhooksConfig.queue.concurrency})`
+      `worker running: routing, uploads, audit sealer, settlement clock, privacy clock, webhooks (queue "${webhooksConfig.queue.name}", prefix "${webhooksConfig.queue.prefix}", concurrency ${this.concurrency ?? webhooksConfig.queue.concurrency})`
     )
 
     let stopping = false
@@ -45,6 +47,7 @@ export default class QueueWork extends BaseCommand {
         stopUploads(),
         stopSealer(),
         stopSettlement(),
+        stopPrivacy(),
       ])
       await this.terminate()
     }

@@ -141,4 +141,15 @@ export default await Env.create(new URL('../', import.meta.url), {
   */
   LOCK_STORE: Env.schema.enum.optional(['redis', 'memory'] as const),
   SETTLEMENT_TICK_SECONDS: Env.schema.number.optional(),
+
+  /*
+  |----------------------------------------------------------
+  | Privacy and residency (config/privacy.ts, docs/privacy.md)
+  |----------------------------------------------------------
+  */
+  APP_REGION: Env.schema.string.optional(),
+  DATA_RESIDENCY: Env.schema.string.optional(),
+  WEBHOOK_EGRESS_IPS: Env.schema.string.optional(),
+  PURGE_INTERVAL_SECONDS: Env.schema.number.optional(),
+  PURGE_BATCH: Env.schema.number.optional(),
 })

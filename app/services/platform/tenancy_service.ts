@@ -104,7 +104,7 @@ function loadTenantMigrations() {
   return migrations
 }
 
-function quoteIdent(name: string) {
+export function quoteIdent(name: string) {
   return `"${safeSchemaName(name)}"`
 }
 

@@ -1,0 +1,20 @@
+import { inject } from '@adonisjs/core'
+import type { HttpContext } from '@adonisjs/core/http'
+import PrivacyRequestService from '#services/privacy/privacy_request_service'
+import { privacyRequestValidator } from '#validators/privacy'
+
+@inject()
+export default class PrivacyRequestsController {
+  constructor(protected requests: PrivacyRequestService) {}
+
+  async store({ request, response, principal, bouncer }: HttpContext) {
+    await bouncer.with('PrivacyPolicy').authorize('fileRequest')
+    const input = await request.validateUsing(privacyRequestValidator)
+    return response.accepted(await this.requests.create(principal, input))
+  }
+
+  async show({ params, bouncer }: HttpContext) {
+    await bouncer.with('PrivacyPolicy').authorize('viewRequest')
+    return this.requests.show(params.id)
+  }
+}

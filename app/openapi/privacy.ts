@@ -1,0 +1,141 @@
+import { PRIVACY_REQUEST_KINDS } from '#services/privacy/privacy_request_service'
+import { RETENTION_FIELDS } from '#services/privacy/retention_policy_service'
+import { nullable, operation, param, record, ref, strictObject, type Section } from './helpers.js'
+
+/** Privacy and residency (docs/privacy.md): data-subject requests, retention, the deployment's region. */
+const days = {
+  ...nullable({ type: 'integer', minimum: 1, maximum: 3650 }),
+  description: 'Days after a lead arrived; null keeps the category until erased on request.',
+}
+const retentionProperties = Object.fromEntries(RETENTION_FIELDS.map((field) => [field, days]))
+
+const schemas = {
+  RetentionPolicy: strictObject(retentionProperties, [...RETENTION_FIELDS]),
+  PrivacyRequestCreate: strictObject(
+    {
+      kind: { type: 'string', enum: [...PRIVACY_REQUEST_KINDS] },
+      email: { type: 'string', format: 'email', maxLength: 254 },
+      phone: {
+        type: 'string',
+        minLength: 5,
+        maxLength: 32,
+        description: 'International form (+31…); read in each publisher’s country otherwise.',
+      },
+    },
+    ['kind'],
+    { anyOf: [{ required: ['email'] }, { required: ['phone'] }] }
+  ),
+  PrivacyRequest: record({
+    id: ref('Id'),
+    kind: { type: 'string', enum: [...PRIVACY_REQUEST_KINDS] },
+    status: { type: 'string', enum: ['pending', 'running', 'completed', 'failed'] },
+    created_at: { type: 'string', format: 'date-time' },
+    completed_at: nullable({ type: 'string', format: 'date-time' }),
+    result_expires_at: {
+      ...nullable({ type: 'string', format: 'date-time' }),
+      description: 'An access document is removed at this time.',
+    },
+    result: {
+      ...nullable({ type: 'object' }),
+      description:
+        'Access: `{subject, generated_at, publishers: [{publisher, leads, upload_rows}]}`. Erasure: counts of what was erased, never data.',
+    },
+    error: nullable({ type: 'string' }),
+  }),
+  Meta: record({
+    version: nullable({ type: 'string' }),
+    region: { type: 'string', examples: ['eu-west-1'] },
+    data_residency: { type: 'string' },
+  }),
+  IpRanges: record({
+    webhooks: {
+      type: 'array',
+      items: { type: 'string', examples: ['203.0.113.10/32'] },
+      description: 'Every webhook leaves from one of these addresses.',
+    },
+  }),
+}
+
+export const privacy: Section = {
+  tags: [
+    {
+      name: 'Privacy',
+      description:
+        'Data-subject access and erasure across every publisher, retention per data category and label; proofs and consent evidence stay verifiable after erasure.',
+    },
+  ],
+  schemas,
+  paths: {
+    '/v1/meta': {
+      get: operation('/v1/meta', {
+        id: 'getMeta',
+        tag: 'Meta',
+        summary: 'Version, region and data residency',
+        scope: 'public',
+        success: { status: 200, description: 'About this deployment.', schema: ref('Meta') },
+      }),
+    },
+    '/v1/meta/ip-ranges': {
+      get: operation('/v1/meta/ip-ranges', {
+        id: 'getIpRanges',
+        tag: 'Meta',
+        summary: 'The addresses webhooks are sent from',
+        scope: 'public',
+        success: { status: 200, description: 'Egress addresses.', schema: ref('IpRanges') },
+      }),
+    },
+    '/v1/privacy/requests': {
+      post: operation('/v1/privacy/requests', {
+        id: 'createPrivacyRequest',
+        tag: 'Privacy',
+        summary: 'File a data-subject access or erasure request',
+        description:
+          'Runs in the background; poll `GET /v1/privacy/requests/{id}`. Erasure removes the personal data wherever it was copied, destroys the per-lead salts and appends `lead.erased`; lead facts, money and proofs stay.',
+        scope: 'submit',
+        body: {
+          schema: ref('PrivacyRequestCreate'),
+          example: { kind: 'access', email: 'jan.jansen@example.nl' },
+        },
+        success: { status: 202, description: 'The task.', schema: ref('PrivacyRequest') },
+      }),
+    },
+    '/v1/privacy/requests/{id}': {
+      parameters: [param('Id')],
+      get: operation('/v1/privacy/requests/{id}', {
+        id: 'getPrivacyRequest',
+        tag: 'Privacy',
+        summary: 'A data-subject request and its result',
+        scope: 'read',
+        success: { status: 200, description: 'The request.', schema: ref('PrivacyRequest') },
+      }),
+    },
+    '/v1/labels/{id}/retention': {
+      parameters: [param('Id')],
+      get: operation('/v1/labels/{id}/retention', {
+        id: 'getRetentionPolicy',
+        tag: 'Privacy',
+        summary: 'A label’s retention periods',
+        scope: 'read',
+        success: { status: 200, description: 'The periods.', schema: ref('RetentionPolicy') },
+      }),
+      put: operation('/v1/labels/{id}/retention', {
+        id: 'replaceRetentionPolicy',
+        tag: 'Privacy',
+        summary: 'Replace a label’s retention periods',
+        scope: 'submit',
+        body: {
+          schema: ref('RetentionPolicy'),
+          example: {
+            contact_days: 730,
+            ip_days: 90,
+            attributes_days: 730,
+            uploads_days: 30,
+            webhook_payload_days: 30,
+            access_log_days: 365,
+          },
+        },
+        success: { status: 200, description: 'The periods.', schema: ref('RetentionPolicy') },
+      }),
+    },
+  },
+}

@@ -1,0 +1,49 @@
+import app from '@adonisjs/core/services/app'
+import logger from '@adonisjs/core/services/logger'
+import locks from '@adonisjs/lock/services/main'
+import privacyConfig from '#config/privacy'
+import PrivacyRequestService from '#services/privacy/privacy_request_service'
+import { purgeOnce } from '#services/privacy/retention_purge'
+
+/** How often waiting data-subject requests are looked for. */
+const REQUEST_TICK_MS = 3_000
+
+/**
+ * The worker's privacy duties, as the settlement clock: data-subject requests every few
+ * seconds, the retention purge every `PURGE_INTERVAL_SECONDS`. Each duty runs under a lock,
+ * so one runner at a time across worker processes; the others skip that turn.
+ */
+export function startPrivacyClock(purgeEveryMs = privacyConfig.purgeIntervalSeconds * 1000) {
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let current: Promise<unknown> = Promise.resolve()
+  let lastPurge = 0
+
+  const tick = async () => {
+    try {
+      const requests = await app.container.make(PrivacyRequestService)
+      await locks
+        .createLock('privacy:requests', '30 minutes')
+        .runImmediately(() => requests.runWaiting())
+      if (Date.now() - lastPurge >= purgeEveryMs) {
+        lastPurge = Date.now()
+        await locks.createLock('privacy:purge', '30 minutes').runImmediately(() => purgeOnce())
+      }
+    } catch (error) {
+      logger.error({ err: error }, 'privacy clock: turn failed; retrying at the next tick')
+    }
+  }
+  const schedule = () => {
+    if (stopped) return
+    timer = setTimeout(() => {
+      current = tick().finally(schedule)
+    }, REQUEST_TICK_MS)
+  }
+  schedule()
+
+  return async function stop() {
+    stopped = true
+    clearTimeout(timer)
+    await current
+  }
+}
