@@ -19,6 +19,7 @@ export type VendorRequest = {
   json: any
 }
 export type VendorAnswer = { status: number; headers?: Record<string, string>; body?: unknown }
+type Route = (request: VendorRequest) => VendorAnswer | Promise<VendorAnswer>
 
 /**
  * A real HTTP server standing in for a vendor's API: `route` answers each
@@ -29,14 +30,14 @@ export class VendorServer {
   private server!: http.Server
   base = ''
 
-  constructor(private route: (request: VendorRequest) => VendorAnswer) {}
+  constructor(private route: Route) {}
 
-  static async start(route: (request: VendorRequest) => VendorAnswer) {
+  static async start(route: Route) {
     const vendor = new VendorServer(route)
     vendor.server = http.createServer((req, res) => {
       const chunks: Buffer[] = []
       req.on('data', (chunk) => chunks.push(chunk))
-      req.on('end', () => {
+      req.on('end', async () => {
         const text = Buffer.concat(chunks).toString('utf8')
         let json: any = null
         try {
@@ -46,7 +47,7 @@ export class VendorServer {
         }
         const request = { method: req.method!, path: req.url!, headers: req.headers, json }
         vendor.requests.push(request)
-        const answer = vendor.route(request)
+        const answer = await vendor.route(request)
         res
           .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
           .end(answer.body === undefined ? '' : JSON.stringify(answer.body))
@@ -61,4 +62,21 @@ export class VendorServer {
     this.server.closeAllConnections()
     await new Promise((resolve) => this.server.close(resolve))
   }
+}
+
+/** Enables a plugin for a label as the operator; returns the installation. */
+export async function installPlugin(
+  client: any,
+  operator: string,
+  labelId: string,
+  plugin: string,
+  settings: Record<string, unknown>,
+  events?: string[]
+) {
+  const response = await client
+    .post(`/v1/labels/${labelId}/plugins`)
+    .bearerToken(operator)
+    .json({ plugin, settings, ...(events ? { events } : {}) })
+  if (response.status() !== 201) throw new Error(`install ${plugin}: ${response.text()}`)
+  return response.body()
 }
