@@ -109,6 +109,28 @@ export const privacy: Section = {
         success: { status: 200, description: 'The request.', schema: ref('PrivacyRequest') },
       }),
     },
+    '/v1/leads/{id}/consent/withdraw': {
+      parameters: [param('Id')],
+      post: operation('/v1/leads/{id}/consent/withdraw', {
+        id: 'withdrawConsent',
+        tag: 'Privacy',
+        summary: 'Record that the person withdrew consent',
+        description:
+          'Appends `consent.revoked` to the lead’s audit trail, stops further routing and integration syncs of the lead, and sends `consent.revoked` to the publisher and to the buyer holding the lead. A second withdrawal answers 409.',
+        scope: 'submit',
+        body: { schema: strictObject({}), example: {} },
+        errors: [409],
+        success: {
+          status: 200,
+          description: 'The withdrawal.',
+          schema: record({
+            lead_id: ref('Id'),
+            status: { type: 'string' },
+            consent: record({ revoked_at: { type: 'string', format: 'date-time' } }),
+          }),
+        },
+      }),
+    },
     '/v1/labels/{id}/retention': {
       parameters: [param('Id')],
       get: operation('/v1/labels/{id}/retention', {

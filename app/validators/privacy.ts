@@ -25,3 +25,6 @@ export const retentionValidator = vine.create(
 function retentionDays() {
   return integer().range([1, 3650]).nullable()
 }
+
+/** Withdrawal takes no fields: who withdrew and when is recorded, never a reason in words. */
+export const consentWithdrawalValidator = vine.create(strictObject({}))

@@ -3,6 +3,7 @@ import { middleware } from '#start/kernel'
 
 const MetaController = () => import('#controllers/meta_controller')
 const PrivacyRequestsController = () => import('#controllers/privacy_requests_controller')
+const ConsentWithdrawalsController = () => import('#controllers/consent_withdrawals_controller')
 const RetentionPoliciesController = () => import('#controllers/retention_policies_controller')
 
 const uuid = router.matchers.uuid()
@@ -22,6 +23,10 @@ router
           .get('privacy/requests/:id', [PrivacyRequestsController, 'show'])
           .where('id', uuid)
           .as('privacy_requests.show')
+        router
+          .post('leads/:id/consent/withdraw', [ConsentWithdrawalsController, 'store'])
+          .where('id', uuid)
+          .as('consent_withdrawals.store')
         router
           .get('labels/:id/retention', [RetentionPoliciesController, 'show'])
           .where('id', uuid)

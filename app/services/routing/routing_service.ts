@@ -125,8 +125,8 @@ export default class RoutingService {
 
     const ranked = offers.map((offer) => {
       const lead = stored.get(offer.fact.lead_id)
-      // Gone, sold meanwhile, or twice in this group: routed once.
-      if (!lead || lead.status !== 'accepted') return null
+      // Gone, sold meanwhile, twice in this group, or consent withdrawn: not routed.
+      if (!lead || lead.status !== 'accepted' || lead.consent?.revoked_at) return null
       stored.delete(offer.fact.lead_id)
       const { eligible, reason } = screen(offer.rules, routable(offer.fact, lead), offer.now)
       return { offer, lead, reason, candidates: rankCandidates(eligible, offer.random) }

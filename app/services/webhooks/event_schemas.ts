@@ -11,11 +11,13 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
   'lead.received',
   'consent.recorded',
   'lead.reviewed',
+  'call.attached',
   'match.found',
   'payout.processed',
   'dispute.opened',
   'dispute.responded',
   'dispute.decided',
+  'consent.revoked',
   'endpoint.failing',
   'endpoint.disabled',
   'endpoint.recovered',
@@ -103,6 +105,25 @@ export const EVENT_DATA_SCHEMAS: Record<string, JsonSchema> = {
     undefined,
     'The operator reviewed a lead that was flagged (held for review): accepted or rejected.'
   ),
+  CallAttachedData: object(
+    {
+      call_id: id,
+      lead_id: id,
+      vendor: {
+        type: 'string',
+        maxLength: 16,
+        description: '`api`, `ringba`, `retreaver`, `callrail` or `invoca`.',
+      },
+      vendor_call_id: { type: 'string', maxLength: 200 },
+      started_at: timestamp,
+      duration_seconds: { type: ['integer', 'null'], minimum: 0 },
+      disposition: text(100),
+      campaign: text(200),
+      matched_by: { type: 'string', enum: ['lead_id', 'phone'] },
+    },
+    undefined,
+    'A call reported by a call-tracking vendor was attached to the lead (by the lead id it carried, or by the caller phone).'
+  ),
   MatchFoundData: object(
     {
       lead_id: id,
@@ -170,6 +191,15 @@ export const EVENT_DATA_SCHEMAS: Record<string, JsonSchema> = {
       ),
     ],
   },
+  ConsentRevokedData: object(
+    {
+      lead_id: id,
+      publisher: { type: 'string', maxLength: 64, description: "The publisher's slug." },
+      revoked_at: timestamp,
+    },
+    undefined,
+    'The person withdrew consent: stop contacting them. Sent to the publisher and to the buyer holding the lead.'
+  ),
   DisputeData: object(
     {
       dispute_id: id,
@@ -248,11 +278,13 @@ export const EVENT_DATA_SCHEMA_OF: Record<EventType, keyof typeof EVENT_DATA_SCH
   'lead.received': 'LeadReceivedData',
   'consent.recorded': 'ConsentRecordedData',
   'lead.reviewed': 'LeadReviewedData',
+  'call.attached': 'CallAttachedData',
   'match.found': 'MatchFoundData',
   'payout.processed': 'PayoutProcessedData',
   'dispute.opened': 'DisputeData',
   'dispute.responded': 'DisputeData',
   'dispute.decided': 'DisputeData',
+  'consent.revoked': 'ConsentRevokedData',
   'endpoint.failing': 'EndpointHealthData',
   'endpoint.disabled': 'EndpointHealthData',
   'endpoint.recovered': 'EndpointHealthData',

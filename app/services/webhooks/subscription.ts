@@ -24,6 +24,7 @@ const BUYER_EVENTS = [
   'dispute.opened',
   'dispute.responded',
   'dispute.decided',
+  'consent.revoked',
 ]
 
 /**
@@ -66,7 +67,7 @@ export const RECEIVES_SQL = `
     e.owner_type = 'operator'
     OR (e.owner_type = 'publisher' AND ev.publisher_id = e.publisher_id AND ev.type <> 'match.found')
     OR (e.owner_type = 'buyer' AND ev.buyer_id = e.buyer_id
-        AND (ev.type IN ('match.found', 'payout.processed', 'dispute.opened', 'dispute.responded', 'dispute.decided')
+        AND (ev.type IN ('match.found', 'payout.processed', 'dispute.opened', 'dispute.responded', 'dispute.decided', 'consent.revoked')
              OR ev.type LIKE 'endpoint.%'))
   )
   AND (e.label_id IS NULL

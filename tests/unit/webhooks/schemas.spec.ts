@@ -141,6 +141,7 @@ test.group('Webhooks / event schemas', () => {
       'dispute.opened',
       'dispute.responded',
       'dispute.decided',
+      'consent.revoked',
       'endpoint.failing',
       'endpoint.disabled',
       'endpoint.recovered',
