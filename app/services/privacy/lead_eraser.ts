@@ -20,6 +20,7 @@ export type ErasureCounts = {
   attempts: number
   access_log: number
   idempotency_keys: number
+  plugin_syncs: number
 }
 
 export function noErasures(): ErasureCounts {
@@ -33,6 +34,7 @@ export function noErasures(): ErasureCounts {
     attempts: 0,
     access_log: 0,
     idempotency_keys: 0,
+    plugin_syncs: 0,
   }
 }
 
@@ -129,6 +131,13 @@ export default class LeadEraser {
            FROM public.webhook_deliveries d JOIN public.outbox_events e ON e.id = d.event_id
           WHERE a.delivery_id = d.id AND e.lead_id = ANY(?::uuid[])
             AND (a.response_excerpt IS NOT NULL OR a.error_detail IS NOT NULL)`,
+        [ids]
+      )
+      // What an adapter noted about the record it made elsewhere.
+      counts.plugin_syncs = await affected(
+        trx,
+        `UPDATE public.plugin_lead_syncs SET details = '{}'::jsonb
+          WHERE lead_id = ANY(?::uuid[]) AND details <> '{}'::jsonb`,
         [ids]
       )
       await insertTogether(
