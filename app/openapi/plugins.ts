@@ -37,7 +37,7 @@ const settingsSchema = {
   additionalProperties: true,
 }
 
-const schemas = {
+const schemas: Record<string, Record<string, unknown>> = {
   PluginManifest: record(
     {
       name: { type: 'string' },
@@ -87,6 +87,68 @@ const schemas = {
   }),
 }
 
+const callFields = {
+  call_id: {
+    type: 'string',
+    maxLength: 200,
+    description: "The vendor's call id; a repeat updates.",
+  },
+  caller_number: {
+    ...nullable({ type: 'string', maxLength: 32 }),
+    description: 'Finds the lead when no lead id is given; never stored.',
+  },
+  tracking_number: nullable({ type: 'string', maxLength: 32 }),
+  started_at: ref('Timestamp'),
+  duration_seconds: nullable({ type: 'integer', minimum: 0, maximum: 86400 }),
+  disposition: nullable({ type: 'string', maxLength: 100 }),
+  recording_url: nullable({ type: 'string', format: 'uri', maxLength: 2048 }),
+  campaign: nullable({ type: 'string', maxLength: 200 }),
+}
+schemas.CallRequest = strictObject(
+  {
+    ...callFields,
+    lead_id: { ...nullable(ref('Id')), description: 'The lead the vendor passed through.' },
+    country: {
+      ...nullable({ type: 'string', pattern: '^[A-Za-z]{2}$' }),
+      description: 'Reads a caller number without a country code.',
+    },
+  },
+  ['call_id', 'started_at']
+)
+schemas.Call = record({
+  id: ref('Id'),
+  vendor: { type: 'string', enum: ['api', 'ringba', 'retreaver', 'callrail', 'invoca'] },
+  vendor_call_id: { type: 'string' },
+  environment: { type: 'string', enum: ['live', 'sandbox'] },
+  status: {
+    type: 'string',
+    enum: ['attached', 'unmatched', 'ambiguous'],
+    description: '`ambiguous`: several leads matched the phone; none was chosen.',
+  },
+  lead_id: nullable(ref('Id')),
+  matched_by: nullable({ type: 'string', enum: ['lead_id', 'phone'] }),
+  tracking_number: nullable({ type: 'string' }),
+  started_at: ref('Timestamp'),
+  duration_seconds: nullable({ type: 'integer' }),
+  disposition: nullable({ type: 'string' }),
+  recording_url: nullable({ type: 'string' }),
+  campaign: nullable({ type: 'string' }),
+  created_at: ref('Timestamp'),
+  updated_at: ref('Timestamp'),
+})
+const callAnswer = {
+  status: 201,
+  description: 'Recorded (200 when the call id was known: updated).',
+  schema: {
+    allOf: [
+      ref('Call'),
+      record({
+        candidates: arrayOf(ref('Id'), { description: 'The leads an ambiguous phone matched.' }),
+      }),
+    ],
+  },
+}
+
 const installation = `/v1/labels/{id}/plugins/{name}`
 
 export const plugins: Section = {
@@ -113,6 +175,68 @@ export const plugins: Section = {
             data: arrayOf(ref('PluginManifest')),
             broken: arrayOf(record({ folder: { type: 'string' }, error: { type: 'string' } })),
           }),
+        },
+      }),
+    },
+    '/v1/calls': {
+      post: operation('/v1/calls', {
+        id: 'createCall',
+        tag: TAG,
+        summary: 'Report a call',
+        description:
+          'Attaches to the lead id given, else to the one lead whose phone called within the window after it arrived (docs/calls.md). Several matches are reported, never guessed.',
+        scope: 'submit',
+        body: {
+          schema: ref('CallRequest'),
+          example: {
+            call_id: 'RGB-1234',
+            caller_number: '+31612345678',
+            started_at: '2026-11-27T10:00:00Z',
+            duration_seconds: 95,
+            disposition: 'answered',
+          },
+        },
+        success: callAnswer,
+      }),
+    },
+    '/v1/calls/{vendor}': {
+      parameters: [
+        {
+          name: 'vendor',
+          in: 'path',
+          required: true,
+          schema: { type: 'string', enum: ['ringba', 'retreaver', 'callrail', 'invoca'] },
+        },
+      ],
+      post: operation('/v1/calls/{vendor}', {
+        id: 'createVendorCall',
+        tag: TAG,
+        summary: "Report a call in its vendor's webhook format",
+        description: "The vendor's documented field names (docs/calls.md), mapped to a call.",
+        scope: 'submit',
+        body: {
+          schema: { type: 'object', additionalProperties: true },
+          example: {
+            inboundCallId: 'RGB-5678',
+            inboundPhoneNumber: '+31612345678',
+            callStartTime: '2026-11-27T10:00:00Z',
+            callLengthInSeconds: 42,
+          },
+        },
+        success: callAnswer,
+      }),
+    },
+    '/v1/leads/{id}/calls': {
+      parameters: [param('Id')],
+      get: operation('/v1/leads/{id}/calls', {
+        id: 'getLeadCalls',
+        tag: TAG,
+        summary: "A lead's calls",
+        scope: 'read',
+        success: {
+          status: 200,
+          description: 'Newest first.',
+          schema: record({ data: arrayOf(ref('Call')) }),
         },
       }),
     },

@@ -20,5 +20,6 @@ export const policies = {
   AccessLogPolicy: () => import('#policies/access_log_policy'),
   ReportPolicy: () => import('#policies/report_policy'),
   PluginPolicy: () => import('#policies/plugin_policy'),
+  CallPolicy: () => import('#policies/call_policy'),
   PrivacyPolicy: () => import('#policies/privacy_policy'),
 }

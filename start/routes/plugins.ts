@@ -2,13 +2,23 @@ import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 
 const PluginsController = () => import('#controllers/plugins_controller')
+const CallsController = () => import('#controllers/calls_controller')
 
 const uuid = router.matchers.uuid()
 
-/** The "Integrations" section of the API: plugins enabled per label (docs/plugins.md). */
+/** The "Integrations" section of the API: plugins enabled per label (docs/plugins.md), calls (docs/calls.md). */
 router
   .group(() => {
     router.get('plugins', [PluginsController, 'available']).as('plugins.available')
+    router.post('calls', [CallsController, 'store']).as('calls.store')
+    router
+      .post('calls/:vendor', [CallsController, 'storeFromVendor'])
+      .where('vendor', /^(ringba|retreaver|callrail|invoca)$/)
+      .as('calls.store_from_vendor')
+    router
+      .get('leads/:id/calls', [CallsController, 'forLead'])
+      .where('id', uuid)
+      .as('calls.for_lead')
     router
       .group(() => {
         router.get('', [PluginsController, 'index']).as('plugins.index')
