@@ -27,6 +27,7 @@ export default class PayoutsController {
   }
 
   async markPaid({ params, request, principal, bouncer }: HttpContext) {
+    await this.lookUpFirst(principal, params.id)
     await bouncer.with('PayoutPolicy').authorize('markPaid')
     const { reference } = await request.validateUsing(markPayoutPaidValidator)
     const { payout, lines } = await this.payouts.markPaid(principal, params.id, reference)
@@ -34,9 +35,19 @@ export default class PayoutsController {
   }
 
   async markFailed({ params, request, principal, bouncer }: HttpContext) {
+    await this.lookUpFirst(principal, params.id)
     await bouncer.with('PayoutPolicy').authorize('markFailed')
     const { reason } = await request.validateUsing(markPayoutFailedValidator)
     const { payout, lines } = await this.payouts.markFailed(principal, params.id, reason)
     return payoutToJson(payout, lines)
+  }
+
+  /**
+   * A publisher is told a payout it cannot see does not exist (404, as `show` answers) before the
+   * policy refuses it the step (403, its own payout): another publisher's payout stays out of
+   * sight. A buyer sees no payout at all, so the policy alone refuses it, as it does `show`.
+   */
+  private async lookUpFirst(principal: HttpContext['principal'], id: string) {
+    if (principal.kind === 'publisher') await this.payouts.find(principal, id)
   }
 }

@@ -1,4 +1,6 @@
 import { test } from '@japa/runner'
+import { uuidv7 } from 'uuidv7'
+import { encodeCursor } from '#services/sql/cursor_pagination'
 import { livePublisher, operatorKey, unique } from '#tests/support/fixtures'
 import {
   createOperator,
@@ -30,6 +32,13 @@ const flaggedLead = async (
   return lead.id
 }
 
+/**
+ * The review queue from this moment on. The queue pages oldest first by lead id (a UUIDv7, made
+ * in this process), and the shared test database holds other specs' flagged leads, often more
+ * than a page: the page's own cursor starts it after an id made now, before this test's leads.
+ */
+const queueFromNow = () => `/operator/review?cursor=${encodeCursor(uuidv7())}`
+
 test.group('Leads / the review queue', (group) => {
   group.each.setup(() => disableUnscopedRules())
 
@@ -40,6 +49,7 @@ test.group('Leads / the review queue', (group) => {
   }) => {
     const operator = await createOperator()
     const world = await flaggingPublisher()
+    const queue = queueFromNow()
     const anna = `Anna ${unique('approve')}`
     const rick = `Rick ${unique('reject')}`
     const annaId = await flaggedLead(client, world, anna)
@@ -47,7 +57,7 @@ test.group('Leads / the review queue', (group) => {
 
     const page = await browserContext.newPage()
     await signInAs(page, operator.email)
-    await openPage(page, '/operator/review')
+    await openPage(page, queue)
     await expectText(page, '[data-test="page-title"]', 'Review')
     // Oldest first: Anna arrived before Rick.
     const names = await page.locator('[data-test="lead-link"]').allInnerTexts()
@@ -83,7 +93,7 @@ test.group('Leads / the review queue', (group) => {
     await assertAccessibleAndNarrow(page, assert)
 
     // Reject: the dialog refuses an empty reason, next to the field, and changes nothing.
-    await openPage(page, '/operator/review')
+    await openPage(page, queue)
     await page.locator(`tr:has-text("${rick}") [data-test="reject"]`).click()
     const dialog = page.locator('[data-test="reject-dialog"]')
     await dialog.waitFor({ state: 'visible' })
@@ -118,12 +128,13 @@ test.group('Leads / the review queue', (group) => {
   }) => {
     const operator = await createOperator()
     const world = await flaggingPublisher()
+    const queue = queueFromNow()
     const name = `Nora ${unique('twice')}`
     const leadId = await flaggedLead(client, world, name)
 
     const page = await browserContext.newPage()
     await signInAs(page, operator.email)
-    await openPage(page, '/operator/review')
+    await openPage(page, queue)
     // Someone else decides first (the API): the queue still shows the lead; approving it is refused.
     const other = await operatorKey()
     await client
@@ -150,7 +161,7 @@ test.group('Leads / the review queue', (group) => {
       .newContext({ baseURL: new URL(page.url()).origin })
     const second = await readerPage.newPage()
     await signInAs(second, reader.email)
-    await openPage(second, '/operator/review')
+    await openPage(second, queue)
     await expectText(second, '[data-test="lead-link"]', held)
     assert.equal(await second.locator('[data-test="approve"]').count(), 0)
     await readerPage.close()

@@ -7,6 +7,7 @@ import User from '#models/user'
 import RoutingRule from '#models/routing_rule'
 import OauthClientService from '#services/access/oauth_client_service'
 import { SYSTEM_OPERATOR } from '#services/access/operator_service'
+import { startUploadWorker } from '#services/uploads/upload_worker'
 import {
   createBuyer,
   createKey,
@@ -18,6 +19,8 @@ import {
   unique,
 } from '#tests/support/fixtures'
 import { snapshotDatabase, snapshotDifference } from '#tests/support/db_snapshot'
+import { createForm } from '#tests/support/forms'
+import { csvOf, upload, uploadIn, validRow } from '#tests/functional/uploads/upload_support'
 import {
   createRule,
   disableUnscopedRules,
@@ -36,8 +39,11 @@ type Case = {
   /** The resource another owner must not reach. */
   target: (world: World) => string
   callers: (world: World) => [string, string][]
-  /** The row to compare before and after, for routes that change things. */
-  row?: string
+  /**
+   * The row to compare before and after, for routes that change things: a table of the public
+   * schema, or one the world names (a table in publisher B's schema).
+   */
+  row?: string | ((world: World) => string)
   body?: Record<string, unknown>
   /** Builds the path when the id travels in the query string. */
   path?: (id: string) => string
@@ -141,6 +147,30 @@ async function buildWorld(client: any) {
       client.post(`/v1/webhook-endpoints/${endpointB}/recover`).bearerToken(keyB).json({ since })
     )
   ).id
+  // B's hosted form, and B's upload once the worker has judged it (only then may it be accepted).
+  const formB = await createForm(publisherB)
+  publisherB.merge({ deliveryMethods: [...publisherB.deliveryMethods, 'upload'] })
+  await publisherB.save()
+  const uploadB: string = (await fixture(upload(client, keyB, csvOf([validRow()])))).id
+  await uploadIn(client, keyB, uploadB, 'validated')
+  // A payout of B: B joins the label, the operator credits B and runs the label's payouts to today.
+  publisherB.merge({ labelId: label.id })
+  await publisherB.save()
+  await fixture(
+    client
+      .post('/v1/ledger/adjustments')
+      .bearerToken(operator)
+      .json({ publisher_id: publisherB.id, amount_cents: 2500, currency: 'EUR', note: 'Bonus' })
+  )
+  await fixture(
+    client
+      .post('/v1/payout-runs')
+      .bearerToken(operator)
+      .json({ label: label.slug, period_end: new Date().toISOString().slice(0, 10) })
+  )
+  const [payoutB] = (
+    await fixture(client.get(`/v1/payouts?publisher_id=${publisherB.id}`).bearerToken(operator))
+  ).data
 
   return {
     operator,
@@ -166,6 +196,9 @@ async function buildWorld(client: any) {
     keyY,
     soldB,
     disputeB,
+    formB,
+    uploadB,
+    payoutB: payoutB.id as string,
   }
 }
 
@@ -195,6 +228,14 @@ const everyoneElse = (world: World): [string, string][] => [
   ...outsiders(world),
   ['publisher B', world.keyB],
 ]
+/**
+ * Uploads and payouts are for publishers and the operator: a buyer is refused them all with 403,
+ * whoever's they are (upload_inputs.spec.ts; docs/money.md "Who sees what"), so the other owner
+ * is another publisher.
+ */
+const otherPublisher = (world: World): [string, string][] => [['publisher A', world.keyA]]
+/** A statement is its buyer's; a publisher is refused statements with 403 (docs/money.md). */
+const otherBuyer = (world: World): [string, string][] => [['buyer X', world.keyX]]
 
 const CASES: Record<string, Case> = {
   'GET /v1/labels/{id}': { target: (w) => w.label.id, callers: everyoneElse },
@@ -281,6 +322,23 @@ const CASES: Record<string, Case> = {
     body: { decision: 'reject', reason: 'Taken over.' },
   },
   'GET /v1/requests/{id}': { target: (w) => w.leadB, callers: outsiders },
+  'GET /v1/uploads/{id}': { target: (w) => w.uploadB, callers: otherPublisher },
+  'GET /v1/uploads/{id}/rows': { target: (w) => w.uploadB, callers: otherPublisher },
+  // The operator's accept queues the acceptance; the worker takes one job at a time, in turn, so it
+  // is done before the next world's upload is validated and never lands during a check.
+  'POST /v1/uploads/{id}/accept': {
+    target: (w) => w.uploadB,
+    callers: otherPublisher,
+    row: (w) => `${w.publisherB.schemaName}.uploads`,
+    body: { include_flagged: true },
+  },
+  'GET /v1/forms/{id}': { target: (w) => w.formB.id, callers: outsiders },
+  'PATCH /v1/forms/{id}': {
+    target: (w) => w.formB.id,
+    callers: outsiders,
+    row: 'forms',
+    body: { active: false },
+  },
   'GET /v1/webhook-endpoints/{id}': { target: (w) => w.endpointB, callers: outsiders },
   'PATCH /v1/webhook-endpoints/{id}': {
     target: (w) => w.endpointB,
@@ -340,6 +398,33 @@ const CASES: Record<string, Case> = {
     row: 'disputes',
     reachedBy: (w) => w.keyY,
   },
+  // A label's settlement rules are the operator's: to everyone else the label does not exist.
+  'GET /v1/labels/{id}/settlement-policy': { target: (w) => w.label.id, callers: everyoneElse },
+  'PUT /v1/labels/{id}/settlement-policy': {
+    target: (w) => w.label.id,
+    callers: everyoneElse,
+    body: {
+      payout_schedule: 'weekly',
+      minimum_payout_cents: 0,
+      response_hours: 24,
+      decision_hours: 48,
+      default_outcome: 'rejected',
+    },
+  },
+  'GET /v1/payouts/{id}': { target: (w) => w.payoutB, callers: otherPublisher },
+  'POST /v1/payouts/{id}/mark-paid': {
+    target: (w) => w.payoutB,
+    callers: otherPublisher,
+    row: 'payouts',
+    body: { reference: 'SEPA-taken-over' },
+  },
+  'POST /v1/payouts/{id}/mark-failed': {
+    target: (w) => w.payoutB,
+    callers: otherPublisher,
+    row: 'payouts',
+    body: { reason: 'Taken over.' },
+  },
+  'GET /v1/buyers/{id}/statement': { target: (w) => w.buyerY.id, callers: otherBuyer },
 }
 
 /** Routes whose resource id travels in the query string. */
@@ -377,7 +462,8 @@ function served(route: string) {
     )
 }
 
-async function rowOf(table: string | undefined, id: string) {
+async function rowOf(world: World, item: Case, id: string) {
+  const table = typeof item.row === 'function' ? item.row(world) : item.row
   return table ? db.from(table).where('id', id).first() : null
 }
 
@@ -388,7 +474,10 @@ function request(client: any, route: string, id: string, key: string, item: Case
   return item.body ? call.json(item.body) : call
 }
 
-test.group("Isolation / another owner's resource answers 404", () => {
+test.group("Isolation / another owner's resource answers 404", (group) => {
+  // Judges B's upload in each world; stopped (finishing the job in flight) when the group ends.
+  group.setup(async () => startUploadWorker({ sweep: false }))
+
   test('every routed path with an id has an isolation case', ({ assert }) => {
     const missing = routesWithIds().filter((route) => !(route in CASES))
     assert.deepEqual(
@@ -405,7 +494,7 @@ test.group("Isolation / another owner's resource answers 404", () => {
       const item = CASES[route] ?? QUERY_CASES[route]
       const world = await buildWorld(client)
       const id = item.target(world)
-      const row = await rowOf(item.row, id)
+      const row = await rowOf(world, item, id)
       const before = await snapshotDatabase()
 
       for (const [caller, key] of item.callers(world)) {
@@ -416,7 +505,7 @@ test.group("Isolation / another owner's resource answers 404", () => {
       }
 
       assert.deepEqual(snapshotDifference(before, await snapshotDatabase()), {})
-      assert.deepEqual(await rowOf(item.row, id), row)
+      assert.deepEqual(await rowOf(world, item, id), row)
 
       const owner = await request(
         client,
