@@ -197,6 +197,26 @@ export const INVENTORY: Record<string, InventoryEntry> = {
     readers: LEAD_READERS,
     removal: 'kept (append-only): the page the form was on',
   },
+  'audit.consent_evidence.text_digest': {
+    category: 'not_personal',
+    readers: LEAD_READERS,
+    removal: 'kept: the SHA-256 of the wording',
+  },
+  'tenant.dispute_files.content_type': {
+    category: 'not_personal',
+    readers: "the dispute's buyer and publisher, the operator",
+    removal: 'kept: a media type',
+  },
+  'public.plugin_lead_syncs.details': {
+    category: 'free_text',
+    readers: OPERATOR,
+    removal: 'erasure (what an adapter noted about the record it made elsewhere)',
+  },
+  'public.calls.recording_url': {
+    category: 'contact',
+    readers: "the lead's readers (GET /v1/leads/{id}/calls)",
+    removal: 'erasure (the recording itself lives with the call-tracking vendor)',
+  },
   'audit.checkpoints.note': {
     category: 'not_personal',
     readers: 'anyone with a proof',
@@ -262,7 +282,6 @@ for (const column of [
   'public.labels.custom_host',
   'public.forms.thank_you_url',
   'tenant.tenant_migrations.name',
-  'audit.schema_versions.name',
   'public.adonis_schema.name',
 ]) {
   INVENTORY[column] ??= {
@@ -299,6 +318,18 @@ const SUSPECT_WORDS = new Set([
   'snapshot',
   'commitment',
   'review',
+])
+
+/** Types that can hold words; numbers, ids, times and flags cannot hold contact data. */
+export const TEXT_TYPES = new Set([
+  'text',
+  'character varying',
+  'character',
+  'jsonb',
+  'json',
+  'bytea',
+  'ARRAY',
+  'inet',
 ])
 
 export function looksPersonal(column: string) {

@@ -21,6 +21,7 @@ export type ErasureCounts = {
   access_log: number
   idempotency_keys: number
   plugin_syncs: number
+  calls: number
 }
 
 export function noErasures(): ErasureCounts {
@@ -35,6 +36,7 @@ export function noErasures(): ErasureCounts {
     access_log: 0,
     idempotency_keys: 0,
     plugin_syncs: 0,
+    calls: 0,
   }
 }
 
@@ -138,6 +140,12 @@ export default class LeadEraser {
         trx,
         `UPDATE public.plugin_lead_syncs SET details = '{}'::jsonb
           WHERE lead_id = ANY(?::uuid[]) AND details <> '{}'::jsonb`,
+        [ids]
+      )
+      counts.calls = await affected(
+        trx,
+        `UPDATE public.calls SET recording_url = NULL
+          WHERE lead_id = ANY(?::uuid[]) AND recording_url IS NOT NULL`,
         [ids]
       )
       await insertTogether(
