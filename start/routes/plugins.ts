@@ -3,6 +3,7 @@ import { middleware } from '#start/kernel'
 
 const PluginsController = () => import('#controllers/plugins_controller')
 const CallsController = () => import('#controllers/calls_controller')
+const McpController = () => import('#controllers/mcp_controller')
 
 const uuid = router.matchers.uuid()
 
@@ -38,4 +39,10 @@ router
   })
   .prefix('/v1')
   .as('v1')
+  .use([middleware.apiKey(), middleware.rateLimit()])
+
+/** The MCP server for AI agents: one address, the transport answers GET and DELETE itself. */
+router
+  .any('/mcp', [McpController, 'handle'])
+  .as('mcp')
   .use([middleware.apiKey(), middleware.rateLimit()])

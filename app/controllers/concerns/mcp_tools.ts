@@ -1,0 +1,144 @@
+import { z } from 'zod'
+import { errors as vineErrors } from '@vinejs/vine'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import Principal from '#auth/principal'
+import ApiProblem from '#exceptions/api_problem'
+import type IntakeService from '#services/intake/intake_service'
+import type LeadService from '#services/leads/lead_service'
+import LeadPolicy from '#policies/lead_policy'
+import { createLeadValidator } from '#validators/lead'
+
+/** The key's own principal, acting as `agent:<key id>` in the audit trail and the access log. */
+export function agentOf(principal: Principal) {
+  return new Principal(
+    principal.kind,
+    principal.permissions,
+    principal.environment,
+    `agent:${principal.credentialId ?? 'unknown'}`,
+    principal.publisherId,
+    principal.buyerId,
+    principal.credentialId,
+    principal.scope,
+    principal.labelId
+  )
+}
+
+type Services = { intake: IntakeService; leads: LeadService }
+type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean }
+
+const answer = (value: unknown): ToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+})
+
+/**
+ * The public API's refusals, as a tool's error result the model can read:
+ * the same problem codes and field errors as the HTTP API.
+ */
+async function guarded(work: () => Promise<unknown>): Promise<ToolResult> {
+  try {
+    return answer(await work())
+  } catch (error) {
+    if (error instanceof ApiProblem) {
+      const problem = {
+        status: error.status,
+        code: error.code,
+        title: error.title,
+        detail: error.detail,
+        ...error.extensions,
+      }
+      return { ...answer(problem), isError: true }
+    }
+    if (error instanceof vineErrors.E_VALIDATION_ERROR) {
+      return {
+        ...answer({ status: 422, code: 'validation_failed', errors: error.messages }),
+        isError: true,
+      }
+    }
+    throw error
+  }
+}
+
+function allowed(decision: true | unknown, action: string) {
+  if (decision === true) return
+  throw ApiProblem.forbidden('tool_not_allowed', `This key may not ${action}.`)
+}
+
+/**
+ * Leadgate's tools for AI agents, over the same services, policies and
+ * validators as the HTTP API, under the calling key's scope and owner.
+ */
+export function buildMcpServer(principal: Principal, services: Services) {
+  const server = new McpServer({ name: 'leadgate', version: '1.0.0' })
+  const policy = new LeadPolicy()
+
+  server.registerTool(
+    'submit_lead',
+    {
+      title: 'Submit a lead',
+      description:
+        'Delivers one lead, exactly as POST /v1/leads: `publisher` (slug), `contact` {name, email, phone, postal_code, country}, ' +
+        '`provenance` {source, campaign, landing_page}, `consent` {given: true, text, timestamp (ISO 8601), ip}, optional `attributes`. ' +
+        'Answers the lead id, its status (accepted, flagged or rejected) and the reasons of a rejection. Needs a publisher or operator key with submit.',
+      inputSchema: {
+        lead: z.record(z.string(), z.unknown()).describe('The lead, as POST /v1/leads takes it.'),
+      },
+    },
+    ({ lead }) =>
+      guarded(async () => {
+        allowed(policy.create(principal), 'submit leads')
+        const input = await createLeadValidator.validate(lead)
+        const result = await services.intake.submit(principal, input, {
+          channel: 'api',
+          consentMethod: 'api',
+        })
+        return { http_status: result.status, ...result.body }
+      })
+  )
+
+  server.registerTool(
+    'get_lead',
+    {
+      title: 'Look up a lead',
+      description:
+        'One lead by id, as GET /v1/leads/{id} shows it to this key: status, quality check, reasons, and what the key may see of routing. Unknown or not visible: not_found.',
+      inputSchema: { lead_id: z.string().uuid().describe('The lead id Leadgate returned.') },
+    },
+    ({ lead_id: leadId }) =>
+      guarded(async () => {
+        allowed(policy.view(principal), 'read leads')
+        return services.leads.findVisible(principal, leadId)
+      })
+  )
+
+  server.registerTool(
+    'list_rejections',
+    {
+      title: 'List rejected leads with their reasons',
+      description:
+        "The newest rejected leads this key may see, each with its reasons (code, field, message): what to fix in the next submissions. `limit` 1-100 (default 20); pass `cursor` from the answer's next_cursor for more.",
+      inputSchema: {
+        limit: z.number().int().min(1).max(100).optional(),
+        cursor: z.string().max(200).optional(),
+      },
+    },
+    ({ limit, cursor }) =>
+      guarded(async () => {
+        allowed(policy.view(principal), 'read leads')
+        const page = await services.leads.list(principal, {
+          status: 'rejected',
+          limit: limit ?? 20,
+          cursor,
+        } as Parameters<LeadService['list']>[1])
+        return {
+          data: page.data.map((lead: any) => ({
+            id: lead.id,
+            publisher: lead.publisher,
+            reasons: lead.reasons,
+            created_at: lead.created_at,
+          })),
+          next_cursor: page.next_cursor,
+        }
+      })
+  )
+  return server
+}

@@ -1,0 +1,138 @@
+import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import env from '#start/env'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { createBuyer, createKey, leadBody, livePublisher } from '#tests/support/fixtures'
+
+/** The SDK's own client, over HTTP to the test server, with a Leadgate key. */
+async function connect(key: string) {
+  const client = new Client({ name: 'leadgate-test-agent', version: '1.0.0' })
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`http://${env.get('HOST')}:${env.get('PORT')}/mcp`),
+    { requestInit: { headers: { Authorization: `Bearer ${key}` } } }
+  )
+  await client.connect(transport)
+  return client
+}
+
+const json = (result: any) => JSON.parse(result.content[0].text)
+
+test.group('Agents / MCP server', () => {
+  test('a publisher key submits a lead, looks it up and lists rejections, audited as its agent', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { publisher, key } = await livePublisher()
+    const agent = await connect(key)
+    cleanup(() => agent.close())
+
+    const tools = await agent.listTools()
+    assert.includeMembers(
+      tools.tools.map((tool) => tool.name),
+      ['submit_lead', 'get_lead', 'list_rejections']
+    )
+    assert.isAbove(tools.tools.find((t) => t.name === 'submit_lead')!.description!.length, 100)
+
+    const submitted = await agent.callTool({
+      name: 'submit_lead',
+      arguments: { lead: leadBody(publisher.slug) },
+    })
+    assert.isNotTrue(submitted.isError)
+    const lead = json(submitted)
+    assert.equal(lead.http_status, 201)
+    assert.equal(lead.status, 'accepted')
+
+    const rejected = json(
+      await agent.callTool({
+        name: 'submit_lead',
+        arguments: { lead: leadBody(publisher.slug, { contact: { phone: '123' } }) },
+      })
+    )
+    assert.equal(rejected.status, 'rejected')
+
+    const found = json(await agent.callTool({ name: 'get_lead', arguments: { lead_id: lead.id } }))
+    assert.equal(found.id, lead.id)
+    const rejections = json(await agent.callTool({ name: 'list_rejections', arguments: {} }))
+    assert.deepEqual(
+      rejections.data.map((row: any) => row.id),
+      [rejected.id]
+    )
+    assert.equal(rejections.data[0].reasons[0].code, 'invalid_phone')
+
+    const [received] = await db
+      .from('audit.entries')
+      .where('lead_id', lead.id)
+      .where('event', 'lead.received')
+    const credential = (
+      await db.from('api_keys').where('publisher_id', publisher.id).orderBy('created_at').first()
+    ).id
+    assert.equal(received.actor, `agent:${credential}`)
+
+    // Bad input is the tool's error, with the API's field errors; nothing is stored.
+    const invalid = await agent.callTool({
+      name: 'submit_lead',
+      arguments: { lead: { publisher: publisher.slug } },
+    })
+    assert.isTrue(invalid.isError)
+    assert.equal(json(invalid).status, 422)
+  }).timeout(30_000)
+
+  test('a key that may not call a tool is refused, another publisher’s lead is not found, no key no server', async ({
+    assert,
+    cleanup,
+  }) => {
+    const buyer = await createBuyer()
+    const { secret: buyerKey } = await createKey({ buyerId: buyer.id })
+    const readOnly = await livePublisher()
+    const { secret: readKey } = await createKey({
+      publisherId: readOnly.publisher.id,
+      permissions: ['read'],
+    })
+    const other = await livePublisher()
+    const buyerAgent = await connect(buyerKey)
+    const readAgent = await connect(readKey)
+    const otherAgent = await connect(other.key)
+    cleanup(async () => {
+      await buyerAgent.close()
+      await readAgent.close()
+      await otherAgent.close()
+    })
+
+    const buyerTry = await buyerAgent.callTool({
+      name: 'submit_lead',
+      arguments: { lead: leadBody(readOnly.publisher.slug) },
+    })
+    assert.isTrue(buyerTry.isError)
+    assert.equal(json(buyerTry).code, 'tool_not_allowed')
+    const readTry = await readAgent.callTool({
+      name: 'submit_lead',
+      arguments: { lead: leadBody(readOnly.publisher.slug) },
+    })
+    assert.isTrue(readTry.isError)
+    assert.equal(json(readTry).status, 403)
+
+    const body = json(await readAgent.callTool({ name: 'list_rejections', arguments: {} }))
+    assert.deepEqual(body.data, [])
+
+    const lead = (
+      await fetch(`http://${env.get('HOST')}:${env.get('PORT')}/v1/leads`, {
+        method: 'POST',
+        headers: { 'authorization': `Bearer ${readOnly.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(leadBody(readOnly.publisher.slug)),
+      }).then((response) => response.json() as Promise<any>)
+    ).id
+    const notMine = await otherAgent.callTool({ name: 'get_lead', arguments: { lead_id: lead } })
+    assert.isTrue(notMine.isError)
+    assert.equal(json(notMine).status, 404)
+
+    await assert.rejects(async () => {
+      const anonymous = new Client({ name: 'anonymous', version: '1.0.0' })
+      await anonymous.connect(
+        new StreamableHTTPClientTransport(
+          new URL(`http://${env.get('HOST')}:${env.get('PORT')}/mcp`)
+        )
+      )
+    })
+  }).timeout(30_000)
+})
