@@ -43,7 +43,7 @@ const schemas = {
     error: nullable({ type: 'string' }),
   }),
   Meta: record({
-    version: nullable({ type: 'string' }),
+    version: { type: 'string', examples: ['0.1.0'] },
     region: { type: 'string', examples: ['eu-west-1'] },
     data_residency: { type: 'string' },
   }),
