@@ -13,8 +13,9 @@ export default class PrivacyRequestsController {
     return response.accepted(await this.requests.create(principal, input))
   }
 
-  async show({ params, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer }: HttpContext) {
+    const request = await this.requests.findVisible(principal, params.id)
     await bouncer.with('PrivacyPolicy').authorize('viewRequest')
-    return this.requests.show(params.id)
+    return request
   }
 }

@@ -65,6 +65,12 @@ export default class PrivacyRequestService {
     return this.show(id)
   }
 
+  /** A request is the operator's: to anyone else it does not exist. */
+  async findVisible(principal: Principal, id: string) {
+    if (!principal.isOperator) throw ApiProblem.notFound('privacy request')
+    return this.show(id)
+  }
+
   async show(id: string) {
     const row: RequestRow | null = await db
       .from('privacy_requests')
