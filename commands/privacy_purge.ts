@@ -14,18 +14,15 @@ export default class PrivacyPurge extends BaseCommand {
   declare asOf: string | undefined
 
   async run() {
-    const { default: locks } = await import('@adonisjs/lock/services/main')
-    const { purgeOnce } = await import('#services/privacy/retention_purge')
+    const { purgeUnderLock } = await import('#services/privacy/retention_purge')
     const asOf = this.asOf ? new Date(this.asOf) : new Date()
     if (Number.isNaN(asOf.getTime())) {
       this.logger.error(`--as-of ${this.asOf} is not a date`)
       this.exitCode = 1
       return
     }
-    const [ran, counts] = await locks
-      .createLock('privacy:purge', '30 minutes')
-      .runImmediately(() => purgeOnce(asOf))
-    if (!ran) {
+    const counts = await purgeUnderLock(asOf)
+    if (!counts) {
       this.logger.warning('another purge is running; nothing done')
       return
     }

@@ -3,7 +3,7 @@ import logger from '@adonisjs/core/services/logger'
 import locks from '@adonisjs/lock/services/main'
 import privacyConfig from '#config/privacy'
 import PrivacyRequestService from '#services/privacy/privacy_request_service'
-import { purgeOnce } from '#services/privacy/retention_purge'
+import { purgeUnderLock } from '#services/privacy/retention_purge'
 
 /** How often waiting data-subject requests are looked for. */
 const REQUEST_TICK_MS = 3_000
@@ -27,7 +27,7 @@ export function startPrivacyClock(purgeEveryMs = privacyConfig.purgeIntervalSeco
         .runImmediately(() => requests.runWaiting())
       if (Date.now() - lastPurge >= purgeEveryMs) {
         lastPurge = Date.now()
-        await locks.createLock('privacy:purge', '30 minutes').runImmediately(() => purgeOnce())
+        await purgeUnderLock()
       }
     } catch (error) {
       logger.error({ err: error }, 'privacy clock: turn failed; retrying at the next tick')

@@ -1,5 +1,6 @@
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
+import locks from '@adonisjs/lock/services/main'
 import { uuidv7 } from 'uuidv7'
 import privacyConfig from '#config/privacy'
 import Publisher from '#models/publisher'
@@ -165,6 +166,18 @@ async function purgePublisher(
       return n
     })
   }
+}
+
+/**
+ * `purgeOnce` if no other process is purging (the lock `privacy:purge`, held for the run):
+ * its counts, or null when another runner has it. The worker's clock and
+ * `node ace privacy:purge` both come through here.
+ */
+export async function purgeUnderLock(now = new Date(), batch = privacyConfig.purgeBatch) {
+  const [ran, counts] = await locks
+    .createLock('privacy:purge', '30 minutes')
+    .runImmediately(() => purgeOnce(now, batch))
+  return ran ? counts : null
 }
 
 /** Repeats a batch until one comes back short. */

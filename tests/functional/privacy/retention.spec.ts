@@ -3,7 +3,8 @@ import db from '@adonisjs/lucid/services/db'
 import Sealer from '#services/audit/audit_sealer_service'
 import { CheckpointSigner } from '#services/audit/checkpoint_signing'
 import TenancyService from '#services/platform/tenancy_service'
-import { purgeOnce } from '#services/privacy/retention_purge'
+import { purgeOnce, purgeUnderLock } from '#services/privacy/retention_purge'
+import locks from '@adonisjs/lock/services/main'
 import { createKey, createLabel, livePublisher, operatorKey } from '#tests/support/fixtures'
 import { ledgerOf, soldLead } from '#tests/support/money'
 import { acceptedLead, factsOf } from '#tests/functional/routing/routing_support'
@@ -195,5 +196,29 @@ test.group('Privacy / the purge job', () => {
     }))
     assert.lengthOf(left.rows, 0)
     assert.isNull(left.upload.filename)
+  })
+
+  test('one runner at a time: while another holds the purge lock, a run does nothing', async ({
+    client,
+    assert,
+  }) => {
+    const label = await createLabel()
+    await retention(client, label.id, { attributes_days: 1 })
+    const world = await livePublisher()
+    world.publisher.merge({ labelId: label.id })
+    await world.publisher.save()
+    const leadId = await acceptedLead(client, world, { attributes: { age: 41 } })
+
+    const held = locks.createLock('privacy:purge', '1 minute')
+    assert.isTrue(await held.acquireImmediately())
+    try {
+      assert.isNull(await purgeUnderLock(later(2), 10))
+      assert.deepEqual((await leadRow(world.publisher, leadId)).attributes, { age: 41 })
+    } finally {
+      await held.release()
+    }
+    const counts = await purgeUnderLock(later(2), 10)
+    assert.isAtLeast(counts!.attributes_removed, 1)
+    assert.deepEqual((await leadRow(world.publisher, leadId)).attributes, {})
   })
 })
