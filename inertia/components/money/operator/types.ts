@@ -1,27 +1,14 @@
 /** The operator's money pages, as their controllers send them (app/controllers/portal/money_operator_controller.ts, payouts_controller.ts). */
+import type { CurrencyFigures } from '#services/money/settlement_service'
+import type { PayoutStatus } from '#services/money/payout_service'
+import type { PayoutLine } from '#services/money/payout_maker'
+
 export type { Choice } from '~/components/catalogue/types'
-
-/** One currency of a publisher's money on the settlement overview. */
-export type OverviewFigures = {
-  currency: string
-  pending_cents: number
-  payable_cents: number
-  paid_cents: number
-  revenue_cents: number
-  payout_cents: number
-  margin_cents: number
-}
-
-export type OverviewRow = {
-  publisher_id: string
-  name: string
-  slug: string
-  label: { slug: string; name: string } | null
-  accepted_leads: number
-  returned_leads: number
-  open_disputes: number
-  currencies: OverviewFigures[]
-}
+/** The settlement overview's rows, in the service's own vocabulary (types only: nothing of the server reaches the bundle). */
+export type { OverviewFigures, OverviewRow } from '#services/money/settlement_overview'
+export type { PayoutLine, PayoutStatus }
+/** GET /v1/labels/{id}/settlement-policy */
+export type { SettlementPolicy } from '#services/money/settlement_policy_service'
 
 export type SettlementTotals = {
   margin: { currency: string; pending_cents: number; earned_cents: number }[]
@@ -36,24 +23,11 @@ export type Settlement = {
   pending_cents: number
   payable_cents: number
   paid_cents: number
-  currencies: {
-    currency: string
-    pending_cents: number
-    payable_cents: number
-    paid_cents: number
-  }[]
+  currencies: CurrencyFigures[]
   accepted_leads: number
   returned_leads: number
   open_disputes: number
   next_payout: { date: string; schedule: string; minimum_payout_cents: number }
-}
-
-export type PayoutStatus = 'scheduled' | 'processing' | 'paid' | 'failed'
-
-export type PayoutLine = {
-  lead_id: string | null
-  kind: 'earning' | 'clawback' | 'adjustment'
-  amount_cents: number
 }
 
 /** GET /v1/payouts/{id}; the list leaves out the lines. */
@@ -70,13 +44,4 @@ export type Payout = {
   lines?: PayoutLine[]
   created_at: string | null
   paid_at: string | null
-}
-
-/** GET /v1/labels/{id}/settlement-policy */
-export type SettlementPolicy = {
-  payout_schedule: 'weekly' | 'monthly'
-  minimum_payout_cents: number
-  response_hours: number
-  decision_hours: number
-  default_outcome: 'upheld' | 'rejected'
 }

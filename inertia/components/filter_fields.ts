@@ -1,0 +1,29 @@
+/** A choice of a filter: the value the address keeps and the words shown for it. */
+export type FilterChoice = { value: string; label: string }
+
+/** One Select of a filter bar: the filter it sets (`key`) and what it offers. */
+export type FilterField = {
+  key: string
+  label: string
+  choices: readonly FilterChoice[]
+  /** A search box in the list, for long ones. */
+  filter?: boolean
+}
+
+/** Values as choices, each in its words. */
+export const choicesOf = (values: readonly string[], words: (value: string) => string) =>
+  values.map((value) => ({ value, label: words(value) }))
+
+/** The `status` filter, each status in its words. */
+export const statusField = (
+  statuses: readonly string[],
+  words: (status: string) => string
+): FilterField => ({ key: 'status', label: 'Status', choices: choicesOf(statuses, words) })
+
+/** The `publisher_id` filter, with a search box. */
+export const publisherField = (publishers: readonly FilterChoice[]): FilterField => ({
+  key: 'publisher_id',
+  label: 'Publisher',
+  choices: publishers,
+  filter: true,
+})
