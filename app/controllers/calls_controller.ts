@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import CallService, { type CallRow } from '#services/calls/call_service'
-import { CALL_VENDORS, type CallVendor, callFromVendor } from '#services/calls/call_vendors'
+import { CALL_VENDORS, callFromVendor } from '#services/calls/call_vendors'
 import ApiProblem from '#exceptions/api_problem'
 import { callValidator, vendorCallValidator } from '#validators/call'
 
@@ -37,16 +37,17 @@ export default class CallsController {
   }
 
   /** A vendor's own webhook body, mapped from its documented field names. */
-  async storeFromVendor({ params, request, response, principal, bouncer }: HttpContext) {
-    if (!CALL_VENDORS.includes(params.vendor)) throw ApiProblem.notFound('call vendor')
+  async storeFromVendor({ route, request, response, principal, bouncer }: HttpContext) {
+    const vendor = CALL_VENDORS.find((name) => route?.pattern.endsWith(`/calls/${name}`))
+    if (!vendor) throw ApiProblem.notFound('call vendor')
     await bouncer.with('CallPolicy').authorize('create')
     const payload = await vendorCallValidator.validate(request.body())
-    const mapped = callFromVendor(params.vendor as CallVendor, payload)
+    const mapped = callFromVendor(vendor, payload)
     const input = await callValidator.validate({
       ...Object.fromEntries(Object.entries(mapped).filter(([, value]) => value !== null)),
       ...(mapped.started_at ? { started_at: mapped.started_at.toISOString() } : {}),
     })
-    return this.answer(response, await this.calls.record(principal, params.vendor, input))
+    return this.answer(response, await this.calls.record(principal, vendor, input))
   }
 
   async forLead({ params, principal, bouncer }: HttpContext) {

@@ -22,40 +22,43 @@ export default class PluginsController {
   }
 
   async index({ params, principal, bouncer }: HttpContext) {
+    await this.plugins.label(principal, params.id)
     await bouncer.with('PluginPolicy').authorize('viewList')
     const rows = await this.plugins.list(principal, params.id)
     return { data: await Promise.all(rows.map((row) => this.plugins.toJson(row))) }
   }
 
   async store({ params, request, response, principal, bouncer }: HttpContext) {
+    await this.plugins.label(principal, params.id)
     await bouncer.with('PluginPolicy').authorize('create')
-    await this.plugins.label(params.id)
     const input = await request.validateUsing(installPluginValidator)
     const installation = await this.plugins.install(principal, params.id, input)
     return response.created(await this.plugins.toJson(installation))
   }
 
   async show(ctx: HttpContext) {
+    const installation = await this.installation(ctx)
     await ctx.bouncer.with('PluginPolicy').authorize('view')
-    return this.plugins.toJson(await this.installation(ctx))
+    return this.plugins.toJson(installation)
   }
 
   async update(ctx: HttpContext) {
-    await ctx.bouncer.with('PluginPolicy').authorize('update')
     const installation = await this.installation(ctx)
+    await ctx.bouncer.with('PluginPolicy').authorize('update')
     const patch = await ctx.request.validateUsing(updatePluginValidator)
     return this.plugins.toJson(await this.plugins.update(ctx.principal, installation, patch))
   }
 
   async destroy(ctx: HttpContext) {
+    const installation = await this.installation(ctx)
     await ctx.bouncer.with('PluginPolicy').authorize('delete')
-    await this.plugins.remove(ctx.principal, await this.installation(ctx))
+    await this.plugins.remove(ctx.principal, installation)
     return ctx.response.noContent()
   }
 
   async deliveries(ctx: HttpContext) {
-    await ctx.bouncer.with('PluginPolicy').authorize('view')
     const installation = await this.installation(ctx)
+    await ctx.bouncer.with('PluginPolicy').authorize('view')
     const filters = await pluginDeliveriesValidator.validate(ctx.request.qs())
     return pageToJson(
       await this.plugins.deliveryLog(ctx.principal, installation, filters),
@@ -63,20 +66,10 @@ export default class PluginsController {
     )
   }
 
-  async retry(ctx: HttpContext) {
-    await ctx.bouncer.with('PluginPolicy').authorize('resend')
-    const installation = await this.installation(ctx)
-    const delivery = await this.plugins.retryDelivery(
-      ctx.principal,
-      installation,
-      ctx.params.delivery
-    )
-    return ctx.response.accepted(deliveryToJson(delivery))
-  }
-
   async test(ctx: HttpContext) {
+    const installation = await this.installation(ctx)
     await ctx.bouncer.with('PluginPolicy').authorize('test')
-    return this.plugins.testConnection(await this.installation(ctx))
+    return this.plugins.testConnection(installation)
   }
 
   private async installation({ params, principal }: HttpContext) {

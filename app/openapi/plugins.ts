@@ -1,4 +1,5 @@
 import { EVENT_TYPES } from '#services/webhooks/event_schemas'
+import { CALL_VENDORS } from '#services/calls/call_vendors'
 import {
   arrayOf,
   list,
@@ -19,12 +20,6 @@ const pluginName = {
   required: true,
   description: 'The plugin, e.g. `crm-hubspot`.',
   schema: { type: 'string', pattern: '^[a-z][a-z0-9-]{1,62}$' },
-}
-const deliveryId = {
-  name: 'delivery',
-  in: 'path',
-  required: true,
-  schema: ref('Id'),
 }
 const events = arrayOf(
   { type: 'string', enum: [...EVENT_TYPES] },
@@ -149,6 +144,51 @@ const callAnswer = {
   },
 }
 
+/** One path per vendor, each taking that vendor's own webhook body (docs/calls.md). */
+const VENDOR_EXAMPLES: Record<(typeof CALL_VENDORS)[number], Record<string, unknown>> = {
+  ringba: {
+    inboundCallId: 'RGB-5678',
+    inboundPhoneNumber: '+31612345678',
+    callStartTime: '2026-11-27T10:00:00Z',
+    callLengthInSeconds: 42,
+  },
+  retreaver: {
+    call_uuid: 'RTV-5678',
+    caller_number: '+31612345678',
+    start_time: '2026-11-27T10:00:00Z',
+  },
+  callrail: {
+    resource_id: 'CAL5678',
+    customer_phone_number: '+31612345678',
+    start_time: '2026-11-27T10:00:00Z',
+    answered: true,
+  },
+  invoca: {
+    complete_call_id: 'INV-5678',
+    calling_phone_number: '+31612345678',
+    start_time_utc: '1795773600000',
+  },
+}
+const vendorCallPaths = Object.fromEntries(
+  CALL_VENDORS.map((vendor) => [
+    `/v1/calls/${vendor}`,
+    {
+      post: operation(`/v1/calls/${vendor}`, {
+        id: `create${vendor[0].toUpperCase()}${vendor.slice(1)}Call`,
+        tag: TAG,
+        summary: `Report a call in ${vendor}'s webhook format`,
+        description: "The vendor's documented field names (docs/calls.md), mapped to a call.",
+        scope: 'submit',
+        body: {
+          schema: { type: 'object', additionalProperties: true },
+          example: VENDOR_EXAMPLES[vendor],
+        },
+        success: callAnswer,
+      }),
+    },
+  ])
+)
+
 const installation = `/v1/labels/{id}/plugins/{name}`
 
 export const plugins: Section = {
@@ -199,33 +239,7 @@ export const plugins: Section = {
         success: callAnswer,
       }),
     },
-    '/v1/calls/{vendor}': {
-      parameters: [
-        {
-          name: 'vendor',
-          in: 'path',
-          required: true,
-          schema: { type: 'string', enum: ['ringba', 'retreaver', 'callrail', 'invoca'] },
-        },
-      ],
-      post: operation('/v1/calls/{vendor}', {
-        id: 'createVendorCall',
-        tag: TAG,
-        summary: "Report a call in its vendor's webhook format",
-        description: "The vendor's documented field names (docs/calls.md), mapped to a call.",
-        scope: 'submit',
-        body: {
-          schema: { type: 'object', additionalProperties: true },
-          example: {
-            inboundCallId: 'RGB-5678',
-            inboundPhoneNumber: '+31612345678',
-            callStartTime: '2026-11-27T10:00:00Z',
-            callLengthInSeconds: 42,
-          },
-        },
-        success: callAnswer,
-      }),
-    },
+    ...vendorCallPaths,
     '/v1/leads/{id}/calls': {
       parameters: [param('Id')],
       get: operation('/v1/leads/{id}/calls', {
@@ -317,24 +331,13 @@ export const plugins: Section = {
           TAG,
           'The delivery log of a plugin installation',
           'WebhookDelivery',
-          'Each delivery’s attempts are at `GET /v1/webhook-deliveries/{id}`.',
+          'Each delivery’s attempts are at `GET /v1/webhook-deliveries/{id}`; resend one with `POST /v1/webhook-deliveries/{id}/retry`.',
           [
             { name: 'status', in: 'query', schema: ref('DeliveryStatus') },
             { name: 'type', in: 'query', schema: { type: 'string', enum: [...EVENT_TYPES] } },
           ]
         )
       ),
-    },
-    [`${installation}/deliveries/{delivery}/retry`]: {
-      parameters: [param('Id'), pluginName, deliveryId],
-      post: operation(`${installation}/deliveries/{delivery}/retry`, {
-        id: 'retryLabelPluginDelivery',
-        tag: TAG,
-        summary: 'Resend a plugin delivery now',
-        scope: 'submit',
-        success: { status: 202, description: 'Scheduled.', schema: ref('WebhookDelivery') },
-        errors: [409],
-      }),
     },
     [`${installation}/test`]: {
       parameters: [param('Id'), pluginName],

@@ -1,5 +1,6 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
+import { CALL_VENDORS } from '#services/calls/call_vendors'
 
 const PluginsController = () => import('#controllers/plugins_controller')
 const CallsController = () => import('#controllers/calls_controller')
@@ -12,10 +13,12 @@ router
   .group(() => {
     router.get('plugins', [PluginsController, 'available']).as('plugins.available')
     router.post('calls', [CallsController, 'store']).as('calls.store')
-    router
-      .post('calls/:vendor', [CallsController, 'storeFromVendor'])
-      .where('vendor', /^(ringba|retreaver|callrail|invoca)$/)
-      .as('calls.store_from_vendor')
+    // One static route per vendor: the vendor is not a resource anyone owns.
+    for (const vendor of CALL_VENDORS) {
+      router
+        .post(`calls/${vendor}`, [CallsController, 'storeFromVendor'])
+        .as(`calls.store_from_${vendor}`)
+    }
     router
       .get('leads/:id/calls', [CallsController, 'forLead'])
       .where('id', uuid)
@@ -28,10 +31,6 @@ router
         router.patch(':name', [PluginsController, 'update']).as('plugins.update')
         router.delete(':name', [PluginsController, 'destroy']).as('plugins.destroy')
         router.get(':name/deliveries', [PluginsController, 'deliveries']).as('plugins.deliveries')
-        router
-          .post(':name/deliveries/:delivery/retry', [PluginsController, 'retry'])
-          .where('delivery', uuid)
-          .as('plugins.retry')
         router.post(':name/test', [PluginsController, 'test']).as('plugins.test')
       })
       .prefix('labels/:id/plugins')

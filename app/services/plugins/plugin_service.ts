@@ -51,14 +51,15 @@ export default class PluginService {
     return { data: this.registry.list(), broken: this.registry.broken }
   }
 
-  async label(id: string) {
-    const label = await Label.find(id)
+  /** A label is the operator's: to anyone else it does not exist. */
+  async label(principal: Principal, id: string) {
+    const label = principal.isOperator ? await Label.find(id) : null
     if (!label) throw ApiProblem.notFound('label')
     return label
   }
 
   async list(principal: Principal, labelId: string) {
-    await this.label(labelId)
+    await this.label(principal, labelId)
     return db
       .from('plugin_installations')
       .where('label_id', labelId)
@@ -67,7 +68,7 @@ export default class PluginService {
   }
 
   async find(principal: Principal, labelId: string, name: string): Promise<InstallationRow> {
-    await this.label(labelId)
+    await this.label(principal, labelId)
     const row = await db
       .from('plugin_installations')
       .where({ label_id: labelId, plugin: name, environment: principal.environment })
@@ -77,7 +78,7 @@ export default class PluginService {
   }
 
   async install(principal: Principal, labelId: string, input: InstallInput) {
-    const label = await this.label(labelId)
+    const label = await this.label(principal, labelId)
     const plugin = this.pluginNamed(input.plugin)
     const events = this.checkEvents(
       plugin,
@@ -165,13 +166,6 @@ export default class PluginService {
 
   deliveryLog(principal: Principal, installation: InstallationRow, filters: DeliveryFilters) {
     return this.deliveries.list(principal, { ...filters, endpoint_id: installation.endpoint_id })
-  }
-
-  async retryDelivery(principal: Principal, installation: InstallationRow, deliveryId: string) {
-    const delivery = await this.deliveries.findVisible(principal, deliveryId)
-    if (delivery.endpointId !== installation.endpoint_id)
-      throw ApiProblem.notFound('webhook delivery')
-    return this.deliveries.retry(delivery)
   }
 
   /** Asks the adapter to reach its remote system with these settings; nothing is written there. */

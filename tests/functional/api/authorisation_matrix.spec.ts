@@ -158,11 +158,13 @@ const MATRIX: Record<string, Access> = {
   updateLabelPlugin: OPERATOR,
   disableLabelPlugin: OPERATOR,
   listLabelPluginDeliveries: OPERATOR,
-  retryLabelPluginDelivery: OPERATOR,
   testLabelPlugin: OPERATOR,
   // Calls: reported by the operator or a publisher (sandbox calls find sandbox leads); read by whoever sees the lead.
   createCall: { may: ['operator', 'publisher'], sandbox: true },
-  createVendorCall: { may: ['operator', 'publisher'], sandbox: true },
+  createRingbaCall: { may: ['operator', 'publisher'], sandbox: true },
+  createRetreaverCall: { may: ['operator', 'publisher'], sandbox: true },
+  createCallrailCall: { may: ['operator', 'publisher'], sandbox: true },
+  createInvocaCall: { may: ['operator', 'publisher'], sandbox: true },
   getLeadCalls: ANYONE,
   // Privacy: the deployment's region and egress addresses are public; the rest the operator's.
   getMeta: { may: 'public' },
@@ -364,7 +366,6 @@ async function buildWorld(client: any) {
     if (path.startsWith('/v1/events/')) return delivery.event_id as string
     if (path.startsWith('/v1/payouts/')) return payout
     if (path.startsWith('/v1/disputes/')) return dispute
-    if (path.startsWith('/v1/calls/')) return 'ringba'
     if (path.startsWith('/v1/privacy/requests/')) return privacyRequest
     throw new Error(`No id for ${path}: teach the matrix what this path names.`)
   }

@@ -171,6 +171,16 @@ async function buildWorld(client: any) {
   const [payoutB] = (
     await fixture(client.get(`/v1/payouts?publisher_id=${publisherB.id}`).bearerToken(operator))
   ).data
+  // The label's HubSpot plugin; its API base refuses connections, so nothing leaves the machine.
+  await fixture(
+    client
+      .post(`/v1/labels/${label.id}/plugins`)
+      .bearerToken(operator)
+      .json({
+        plugin: 'crm-hubspot',
+        settings: { access_token: 'isolation', api_base: 'http://127.0.0.1:9' },
+      })
+  )
 
   return {
     operator,
@@ -425,6 +435,40 @@ const CASES: Record<string, Case> = {
     body: { reason: 'Taken over.' },
   },
   'GET /v1/buyers/{id}/statement': { target: (w) => w.buyerY.id, callers: otherBuyer },
+  // Integrations: a label's plugins are the operator's; a lead's calls follow the lead.
+  'GET /v1/labels/{id}/plugins': { target: (w) => w.label.id, callers: everyoneElse },
+  'POST /v1/labels/{id}/plugins': {
+    target: (w) => w.label.id,
+    callers: everyoneElse,
+    body: { plugin: 'crm-pipedrive', settings: { api_token: 'x', api_base: 'http://127.0.0.1:9' } },
+  },
+  'GET /v1/labels/{id}/plugins/{name}': {
+    target: (w) => w.label.id,
+    callers: everyoneElse,
+    path: (id) => `/v1/labels/${id}/plugins/crm-hubspot`,
+  },
+  'PATCH /v1/labels/{id}/plugins/{name}': {
+    target: (w) => w.label.id,
+    callers: everyoneElse,
+    path: (id) => `/v1/labels/${id}/plugins/crm-hubspot`,
+    body: { enabled: false },
+  },
+  'DELETE /v1/labels/{id}/plugins/{name}': {
+    target: (w) => w.label.id,
+    callers: everyoneElse,
+    path: (id) => `/v1/labels/${id}/plugins/crm-hubspot`,
+  },
+  'GET /v1/labels/{id}/plugins/{name}/deliveries': {
+    target: (w) => w.label.id,
+    callers: everyoneElse,
+    path: (id) => `/v1/labels/${id}/plugins/crm-hubspot/deliveries`,
+  },
+  'POST /v1/labels/{id}/plugins/{name}/test': {
+    target: (w) => w.label.id,
+    callers: everyoneElse,
+    path: (id) => `/v1/labels/${id}/plugins/crm-hubspot/test`,
+  },
+  'GET /v1/leads/{id}/calls': { target: (w) => w.leadB, callers: outsiders },
 }
 
 /** Routes whose resource id travels in the query string. */

@@ -147,9 +147,7 @@ test.group('Plugins / crm-hubspot', (group) => {
     await eventually(() => upsertCount() === 3, 'the replay sent')
     await eventually(async () => {
       const retried = await client
-        .post(
-          `/v1/labels/${mine.label.id}/plugins/crm-hubspot/deliveries/${deliveries[0].id}/retry`
-        )
+        .post(`/v1/webhook-deliveries/${deliveries[0].id}/retry`)
         .bearerToken(operator)
       return retried.status() === 202
     }, 'the retry accepted once the replay is recorded')

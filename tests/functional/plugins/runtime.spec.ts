@@ -182,3 +182,44 @@ test.group('Plugins / runtime', () => {
     assert.deepEqual(snapshotDifference(before, await snapshotDatabase()), {})
   })
 })
+
+test.group('Plugins / who reaches them', () => {
+  test("a label's plugins do not exist for a publisher or a buyer, and they change nothing", async ({
+    client,
+    assert,
+  }) => {
+    const operator = await operatorKey()
+    const label = await createLabel()
+    const base = `/v1/labels/${label.id}/plugins`
+    await client
+      .post(base)
+      .bearerToken(operator)
+      .json({
+        plugin: PLUGIN_NAME,
+        settings: { access_token: 'x', api_base: 'http://127.0.0.1:9' },
+      })
+    const { createBuyer, createPublisher } = await import('#tests/support/fixtures')
+    const { secret: publisherKey } = await createKey({ publisherId: (await createPublisher()).id })
+    const { secret: buyerKey } = await createKey({ buyerId: (await createBuyer()).id })
+    const before = await snapshotDatabase()
+    for (const key of [publisherKey, buyerKey]) {
+      const calls = [
+        client.get(base).bearerToken(key),
+        client
+          .post(base)
+          .bearerToken(key)
+          .json({ plugin: PLUGIN_NAME, settings: { access_token: 'y' } }),
+        client.get(`${base}/${PLUGIN_NAME}`).bearerToken(key),
+        client.patch(`${base}/${PLUGIN_NAME}`).bearerToken(key).json({ enabled: false }),
+        client.delete(`${base}/${PLUGIN_NAME}`).bearerToken(key),
+        client.get(`${base}/${PLUGIN_NAME}/deliveries`).bearerToken(key),
+        client.post(`${base}/${PLUGIN_NAME}/test`).bearerToken(key),
+      ]
+      for (const response of await Promise.all(calls)) {
+        assert.equal(response.status(), 404, response.text())
+        assert.equal(response.body().code, 'not_found')
+      }
+    }
+    assert.deepEqual(snapshotDifference(before, await snapshotDatabase()), {})
+  })
+})
