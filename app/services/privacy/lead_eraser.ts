@@ -72,7 +72,7 @@ export default class LeadEraser {
     publisher: Publisher,
     leadIds: string[],
     actor: string,
-    subject: SubjectKeys = { emailKey: null, phoneKey: null }
+    subject: SubjectKeys | null = null
   ): Promise<ErasureCounts> {
     return this.tenancy.run(publisher, (trx) =>
       this.eraseWithin(trx, publisher, leadIds, actor, subject)
@@ -84,7 +84,7 @@ export default class LeadEraser {
     publisher: Publisher,
     leadIds: string[],
     actor: string,
-    subject: SubjectKeys
+    subject: SubjectKeys | null
   ) {
     const counts = noErasures()
     // Leads and their chain heads in one statement, in id order, as routing and review take them.
@@ -98,8 +98,8 @@ export default class LeadEraser {
     const leads: LockedLead[] = locked.rows
     const ids = leads.map((lead) => lead.id)
     const needles = needlesOf([
-      subject.emailKey,
-      subject.phoneKey,
+      subject?.emailKey,
+      subject?.phoneKey,
       ...leads.flatMap((lead) => {
         const contact = (lead.contact ?? {}) as Record<string, unknown>
         const consent = (lead.consent ?? {}) as Record<string, unknown>
@@ -165,6 +165,18 @@ export default class LeadEraser {
         ).parts
       )
     }
+    if (!subject) {
+      // Retention: the lead's own copies. Uploads, the access log and stored answers have
+      // periods of their own, so nothing is searched for by value.
+      counts.upload_rows = await affected(
+        trx,
+        `UPDATE upload_rows SET raw = '{}'::jsonb, email_key = NULL, phone_key = NULL
+          WHERE lead_id = ANY(?::uuid[])`,
+        [ids]
+      )
+      return counts
+    }
+    // A data subject's request: also every copy that names the person, lead or not.
     counts.upload_rows = await affected(
       trx,
       `UPDATE upload_rows SET raw = '{}'::jsonb, email_key = NULL, phone_key = NULL
