@@ -182,9 +182,18 @@ async function buildWorld(client: any) {
       })
   )
 
+  const privacyRequest: string = (
+    await fixture(
+      client
+        .post('/v1/privacy/requests')
+        .bearerToken(operator)
+        .json({ kind: 'access', email: 'isolation@example.nl' })
+    )
+  ).id
   return {
     operator,
     label,
+    privacyRequest,
     publisherA,
     keyA,
     publisherB,
@@ -469,6 +478,25 @@ const CASES: Record<string, Case> = {
     path: (id) => `/v1/labels/${id}/plugins/crm-hubspot/test`,
   },
   'GET /v1/leads/{id}/calls': { target: (w) => w.leadB, callers: outsiders },
+  'GET /v1/labels/{id}/templates/n8n': { target: (w) => w.label.id, callers: everyoneElse },
+  'GET /v1/labels/{id}/templates/zapier': { target: (w) => w.label.id, callers: everyoneElse },
+  'GET /v1/labels/{id}/templates/make': { target: (w) => w.label.id, callers: everyoneElse },
+  // Privacy: requests and retention are the operator's; consent is withdrawn by the lead's publisher.
+  'GET /v1/privacy/requests/{id}': { target: (w) => w.privacyRequest, callers: everyoneElse },
+  'GET /v1/labels/{id}/retention': { target: (w) => w.label.id, callers: everyoneElse },
+  'PUT /v1/labels/{id}/retention': {
+    target: (w) => w.label.id,
+    callers: everyoneElse,
+    body: {
+      contact_days: 1,
+      ip_days: 1,
+      attributes_days: 1,
+      uploads_days: 1,
+      webhook_payload_days: 1,
+      access_log_days: 1,
+    },
+  },
+  'POST /v1/leads/{id}/consent/withdraw': { target: (w) => w.soldB, callers: outsiders, body: {} },
 }
 
 /** Routes whose resource id travels in the query string. */
