@@ -32,9 +32,11 @@ const mappingJson = vine.createRule((value: unknown, _: undefined, field: FieldC
   }
 })
 
-/** The fields beside the file (read after the body has arrived). */
+/** The fields beside the file (read after the body has arrived); an unknown one is refused. */
 export const uploadFieldsValidator = vine.create(
-  vine.object({
+  strictObject({
+    // The file part itself was read as it streamed in (UploadReader); here it is only a known name.
+    file: vine.any().optional(),
     publisher: slug().optional(),
     mapping: vine
       .string()

@@ -944,6 +944,7 @@ function multipartCases(route: SweepRoute, fields: Record<string, string>, file:
     { name: 'a header without rows', ...withFile(header), field: 'file' },
     { name: 'an unclosed quote', ...withFile(`${header}\r\n"unclosed,quote\r\n`), field: 'file' },
     ...fieldCases(route, fields, withFields),
+    { name: 'an unknown field', ...withFields({ ...fields, unknown: 'x' }), status: 422 },
     ...Object.entries(fields).flatMap(([field, value]) =>
       hostileText(field, value, (changed) => withFields({ ...fields, [field]: changed }))
     ),
