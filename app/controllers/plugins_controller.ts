@@ -4,6 +4,7 @@ import PluginService from '#services/plugins/plugin_service'
 import { pageToJson } from '#services/sql/cursor_pagination'
 import { deliveryToJson } from '#transformers/webhook_transformer'
 import ApiProblem from '#exceptions/api_problem'
+import { NO_CODE_PLATFORMS, noCodeTemplate } from '#services/plugins/no_code_templates'
 import {
   installPluginValidator,
   pluginDeliveriesValidator,
@@ -70,6 +71,17 @@ export default class PluginsController {
     const installation = await this.installation(ctx)
     await ctx.bouncer.with('PluginPolicy').authorize('test')
     return this.plugins.testConnection(installation)
+  }
+
+  /** A ready-to-import file for a no-code platform, named by the route. */
+  async template({ params, route, response, principal, bouncer }: HttpContext) {
+    const label = await this.plugins.label(principal, params.id)
+    await bouncer.with('PluginPolicy').authorize('view')
+    const platform = NO_CODE_PLATFORMS.find((name) => route?.pattern.endsWith(`/templates/${name}`))
+    if (!platform) throw ApiProblem.notFound('template')
+    const { filename, content } = noCodeTemplate(platform, label)
+    response.header('Content-Disposition', `attachment; filename="${filename}"`)
+    return content
   }
 
   private async installation({ params, principal }: HttpContext) {

@@ -1,5 +1,6 @@
 import { EVENT_TYPES } from '#services/webhooks/event_schemas'
 import { CALL_VENDORS } from '#services/calls/call_vendors'
+import { NO_CODE_PLATFORMS } from '#services/plugins/no_code_templates'
 import {
   arrayOf,
   list,
@@ -189,6 +190,24 @@ const vendorCallPaths = Object.fromEntries(
   ])
 )
 
+const templatePaths = Object.fromEntries(
+  NO_CODE_PLATFORMS.map((platform) => [
+    `/v1/labels/{id}/templates/${platform}`,
+    {
+      parameters: [param('Id')],
+      get: operation(`/v1/labels/{id}/templates/${platform}`, {
+        id: `get${platform === 'n8n' ? 'N8n' : platform[0].toUpperCase() + platform.slice(1)}Template`,
+        tag: TAG,
+        summary: `A ready-to-import ${platform} file for the label`,
+        description:
+          'Receives the label’s events with the signature verified, branches per event type, and posts leads back to `/v1/requests` (docs/integrations.md). Sent as an attachment.',
+        scope: 'read',
+        success: { status: 200, description: 'The file.', schema: { type: 'object' } },
+      }),
+    },
+  ])
+)
+
 const installation = `/v1/labels/{id}/plugins/{name}`
 
 export const plugins: Section = {
@@ -240,6 +259,7 @@ export const plugins: Section = {
       }),
     },
     ...vendorCallPaths,
+    ...templatePaths,
     '/v1/leads/{id}/calls': {
       parameters: [param('Id')],
       get: operation('/v1/leads/{id}/calls', {

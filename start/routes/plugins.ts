@@ -1,6 +1,7 @@
 import router from '@adonisjs/core/services/router'
 import { middleware } from '#start/kernel'
 import { CALL_VENDORS } from '#services/calls/call_vendors'
+import { NO_CODE_PLATFORMS } from '#services/plugins/no_code_templates'
 
 const PluginsController = () => import('#controllers/plugins_controller')
 const CallsController = () => import('#controllers/calls_controller')
@@ -35,6 +36,12 @@ router
       })
       .prefix('labels/:id/plugins')
       .where('id', uuid)
+    for (const platform of NO_CODE_PLATFORMS) {
+      router
+        .get(`labels/:id/templates/${platform}`, [PluginsController, 'template'])
+        .where('id', uuid)
+        .as(`templates.${platform}`)
+    }
   })
   .prefix('/v1')
   .as('v1')

@@ -166,6 +166,9 @@ const MATRIX: Record<string, Access> = {
   createCallrailCall: { may: ['operator', 'publisher'], sandbox: true },
   createInvocaCall: { may: ['operator', 'publisher'], sandbox: true },
   getLeadCalls: ANYONE,
+  getN8nTemplate: OPERATOR,
+  getZapierTemplate: OPERATOR,
+  getMakeTemplate: OPERATOR,
   // Privacy: the deployment's region and egress addresses are public; the rest the operator's.
   getMeta: { may: 'public' },
   getIpRanges: { may: 'public' },
