@@ -3,7 +3,6 @@ import { PluginFailure, type PluginEvent } from '#plugins/contract'
 import type { PluginRegistry } from '#plugins/registry'
 import LeadService from '#services/leads/lead_service'
 import AccessLogService from '#services/access/access_log_service'
-import type { SendOutcome } from '#services/webhooks/http_sender'
 import { parseRetryAfter } from '#services/webhooks/retry_policy'
 import { type PluginTransport, usePluginTransport } from '#services/webhooks/plugin_endpoints'
 import { type InstallationRow, contextFor } from '#services/plugins/plugin_context'
@@ -19,52 +18,34 @@ export function pluginTransport(
   services: { leads: LeadService; accessLog: AccessLogService }
 ): PluginTransport {
   return async (delivery) => {
-    const started = performance.now()
-    const outcome = (fields: Partial<SendOutcome>): SendOutcome => ({
-      ok: false,
-      statusCode: null,
-      timedOut: false,
-      retryAfterMs: null,
-      latencyMs: Math.round(performance.now() - started),
-      excerpt: null,
-      error: null,
-      errorDetail: null,
-      ...fields,
-    })
     const plugin = registry.get(delivery.plugin)
     const installation: InstallationRow | null = await db
       .from('plugin_installations')
       .where('endpoint_id', delivery.endpointId)
       .first()
     if (!plugin || !installation) {
-      return outcome({
-        error: 'plugin_unavailable',
-        errorDetail: `${delivery.plugin} is not loaded`,
-      })
+      return { ok: false, error: 'plugin_unavailable', detail: `${delivery.plugin} is not loaded` }
     }
     try {
       await plugin.handle(
         delivery.payload as PluginEvent,
         contextFor(installation, plugin.manifest, services)
       )
-      return outcome({ ok: true, statusCode: 200 })
+      return { ok: true }
     } catch (error) {
-      if (!(error instanceof PluginFailure)) {
-        return outcome({
-          error: 'plugin_error',
-          errorDetail: String((error as Error)?.message ?? error).slice(0, 500),
-        })
-      }
+      const detail = String((error as Error)?.message ?? error)
+      if (!(error instanceof PluginFailure)) return { ok: false, error: 'plugin_error', detail }
       const status = error.details.status ?? null
-      return outcome({
+      return {
+        ok: false,
+        error: status ? `http_${status}` : 'plugin_error',
+        detail,
         // A remote 410 says nothing about the installation: only Leadgate disables it.
         statusCode: status === 410 ? 400 : status,
         retryAfterMs: parseRetryAfter(error.details.retryAfter ?? undefined),
-        timedOut: error.details.status === 408,
-        excerpt: error.details.excerpt?.replaceAll('\u0000', '') ?? null,
-        error: status ? `http_${status}` : 'plugin_error',
-        errorDetail: error.message.slice(0, 500),
-      })
+        timedOut: status === 408,
+        excerpt: error.details.excerpt ?? null,
+      }
     }
   }
 }

@@ -21,7 +21,20 @@ export type PluginDelivery = {
   payload: ClaimedDelivery['payload']
 }
 
-export type PluginTransport = (delivery: PluginDelivery) => Promise<SendOutcome>
+/** What an adapter's attempt came to; the delivery job records it like an HTTP answer. */
+export type PluginResult =
+  | { ok: true }
+  | {
+      ok: false
+      error: string
+      detail: string
+      statusCode?: number | null
+      retryAfterMs?: number | null
+      timedOut?: boolean
+      excerpt?: string | null
+    }
+
+export type PluginTransport = (delivery: PluginDelivery) => Promise<PluginResult>
 
 let transport: PluginTransport | null = null
 
@@ -35,27 +48,50 @@ export async function sendThroughPlugin(
   attempt: number
 ): Promise<SendOutcome> {
   const started = performance.now()
-  const failed = (error: string, detail: string): SendOutcome => ({
-    ok: false,
-    statusCode: null,
-    timedOut: false,
-    retryAfterMs: null,
-    latencyMs: Math.round(performance.now() - started),
-    excerpt: null,
-    error,
-    errorDetail: detail.slice(0, 500),
-  })
-  if (!transport) return failed('plugin_unavailable', 'No plugin runtime in this process.')
+  let result: PluginResult
   try {
-    return await transport({
-      deliveryId: delivery.id,
-      endpointId: delivery.endpoint_id,
-      plugin: delivery.plugin!,
-      attempt,
-      payload: delivery.payload,
-    })
+    result = transport
+      ? await transport({
+          deliveryId: delivery.id,
+          endpointId: delivery.endpoint_id,
+          plugin: delivery.plugin!,
+          attempt,
+          payload: delivery.payload,
+        })
+      : { ok: false, error: 'plugin_unavailable', detail: 'No plugin runtime in this process.' }
   } catch (error) {
-    return failed('plugin_error', String((error as Error)?.message ?? error))
+    result = {
+      ok: false,
+      error: 'plugin_error',
+      detail: String((error as Error)?.message ?? error),
+    }
+  }
+  return outcomeOf(result, Math.round(performance.now() - started))
+}
+
+function outcomeOf(result: PluginResult, latencyMs: number): SendOutcome {
+  if (result.ok) {
+    return {
+      ok: true,
+      statusCode: 200,
+      timedOut: false,
+      retryAfterMs: null,
+      latencyMs,
+      excerpt: null,
+      error: null,
+      errorDetail: null,
+    }
+  }
+  return {
+    ok: false,
+    statusCode: result.statusCode ?? null,
+    timedOut: result.timedOut ?? false,
+    retryAfterMs: result.retryAfterMs ?? null,
+    latencyMs,
+    // Postgres text refuses NUL.
+    excerpt: result.excerpt?.replaceAll('\u0000', '') ?? null,
+    error: result.error,
+    errorDetail: result.detail.slice(0, 500),
   }
 }
 
