@@ -647,6 +647,49 @@ const ROUTES: SweepRoute[] = [
     }),
   },
   {
+    route: 'POST /v1/privacy/requests',
+    // Both fields: a person named by e-mail alone, so dropping `kind` is the one missing field.
+    required: ['kind'],
+    prepare: async () => ({
+      path: '/v1/privacy/requests',
+      key: await operatorKey(),
+      body: () => ({ kind: 'access', email: 'sweep@example.nl' }),
+    }),
+  },
+  {
+    route: 'PUT /v1/labels/{id}/retention',
+    required: [
+      'contact_days',
+      'ip_days',
+      'attributes_days',
+      'uploads_days',
+      'webhook_payload_days',
+      'access_log_days',
+    ],
+    prepare: async () => ({
+      path: `/v1/labels/${(await createLabel()).id}/retention`,
+      key: await operatorKey(),
+      body: () => ({
+        contact_days: 30,
+        ip_days: 7,
+        attributes_days: 30,
+        uploads_days: 14,
+        webhook_payload_days: 30,
+        access_log_days: 365,
+      }),
+    }),
+  },
+  {
+    route: 'POST /v1/leads/{id}/consent/withdraw',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const { publisher, key } = await livePublisher()
+      const lead = await client.post('/v1/leads').bearerToken(key).json(leadBody(publisher.slug))
+      return { path: `/v1/leads/${lead.body().id}/consent/withdraw`, key, body: () => ({}) }
+    },
+  },
+  {
     route: 'POST /v1/payout-runs',
     // Without a label the run would pay every label's publishers: the sweep names one, always.
     required: [],
@@ -886,6 +929,139 @@ function wrongTypeFor(value: unknown) {
 }
 
 /** What a route without a body still refuses: unparseable, mislabelled and oversized bodies. */
+// Integrations: a label's plugins (whose API base refuses connections) and calls.
+const pluginWorld = async (client: any) => {
+  const { installPlugin } = await import('#tests/support/plugins')
+  const label = await createLabel()
+  const key = await operatorKey()
+  const installation = await installPlugin(client, key, label.id, 'crm-hubspot', {
+    access_token: 'pat-sweep',
+    api_base: 'http://127.0.0.1:9',
+  })
+  return { base: `/v1/labels/${label.id}/plugins`, key, installation }
+}
+const callTime = () => new Date(Date.now() - 60_000).toISOString()
+ROUTES.push(
+  {
+    route: 'POST /v1/labels/{id}/plugins',
+    required: ['plugin'],
+    prepare: async () => ({
+      path: `/v1/labels/${(await createLabel()).id}/plugins`,
+      key: await operatorKey(),
+      body: () => ({
+        plugin: 'crm-hubspot',
+        events: ['lead.received'],
+        settings: {
+          access_token: 'pat-sweep',
+          api_base: 'http://127.0.0.1:9',
+          field_mapping: { email: 'contact.email' },
+        },
+      }),
+    }),
+  },
+  {
+    route: 'PATCH /v1/labels/{id}/plugins/{name}',
+    required: [],
+    prepare: async (client) => {
+      const { base, key } = await pluginWorld(client)
+      return {
+        path: `${base}/crm-hubspot`,
+        key,
+        body: () => ({
+          events: ['lead.received', 'match.found'],
+          settings: { field_mapping: { email: 'contact.email' } },
+          enabled: true,
+        }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/labels/{id}/plugins/{name}/test',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const { base, key } = await pluginWorld(client)
+      return { path: `${base}/crm-hubspot/test`, key, body: () => ({}) }
+    },
+  },
+  {
+    route: 'POST /v1/calls',
+    required: ['call_id', 'started_at'],
+    prepare: async () => {
+      const { key } = await livePublisher()
+      return {
+        path: '/v1/calls',
+        key,
+        body: () => ({
+          call_id: unique('call'),
+          caller_number: '+31612345678',
+          started_at: callTime(),
+          duration_seconds: 30,
+          disposition: 'answered',
+        }),
+      }
+    },
+  },
+  ...(
+    [
+      [
+        'ringba',
+        ['inboundCallId', 'callStartTime'],
+        (id: string) => ({
+          inboundCallId: id,
+          inboundPhoneNumber: '+31612345678',
+          callStartTime: callTime(),
+          callLengthInSeconds: 42,
+        }),
+      ],
+      [
+        'retreaver',
+        ['call_uuid', 'start_time'],
+        (id: string) => ({
+          call_uuid: id,
+          caller_number: '+31612345678',
+          start_time: callTime(),
+          duration: 42,
+        }),
+      ],
+      [
+        'callrail',
+        ['resource_id', 'start_time'],
+        (id: string) => ({
+          resource_id: id,
+          customer_phone_number: '+31612345678',
+          start_time: callTime(),
+          answered: true,
+        }),
+      ],
+      [
+        'invoca',
+        ['complete_call_id', 'start_time_utc'],
+        (id: string) => ({
+          complete_call_id: id,
+          calling_phone_number: '+31612345678',
+          start_time_utc: Date.now() - 60_000,
+        }),
+      ],
+    ] as const
+  ).map(([vendor, required, body]) => ({
+    route: `POST /v1/calls/${vendor}`,
+    required: [...required],
+    prepare: async () => {
+      const { key } = await livePublisher()
+      return { path: `/v1/calls/${vendor}`, key, body: () => body(unique(vendor)) }
+    },
+  }))
+)
+DELETE_ROUTES.push({
+  route: 'DELETE /v1/labels/{id}/plugins/{name}',
+  table: 'plugin_installations',
+  prepare: async (client) => {
+    const { base, key, installation } = await pluginWorld(client)
+    return { path: `${base}/${installation.id}`, key, body: () => ({}) }
+  },
+})
+
 const BODYLESS_CASES: Case[] = [
   { name: 'malformed JSON', raw: '{"a":', status: 400, code: 'malformed_json' },
   ...['42', '"text"', 'null', 'true'].map((raw) => ({
