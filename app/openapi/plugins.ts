@@ -19,8 +19,8 @@ const pluginName = {
   name: 'name',
   in: 'path',
   required: true,
-  description: 'The plugin, e.g. `crm-hubspot`.',
-  schema: { type: 'string', pattern: '^[a-z][a-z0-9-]{1,62}$' },
+  description: 'The plugin, e.g. `crm-hubspot`, or the installation’s id.',
+  schema: { type: 'string', maxLength: 64 },
 }
 const events = arrayOf(
   { type: 'string', enum: [...EVENT_TYPES] },
@@ -167,7 +167,7 @@ const VENDOR_EXAMPLES: Record<(typeof CALL_VENDORS)[number], Record<string, unkn
   invoca: {
     complete_call_id: 'INV-5678',
     calling_phone_number: '+31612345678',
-    start_time_utc: '1795773600000',
+    start_time_utc: 1795773600000,
   },
 }
 const vendorCallPaths = Object.fromEntries(

@@ -31,5 +31,82 @@ export const callValidator = vine.create(
   })
 )
 
-/** A vendor's webhook body: a JSON object, whose fields the vendor's mapping reads. */
-export const vendorCallValidator = vine.create(vine.record(vine.any()))
+const vendorText = (max = 200) => vine.string().trim().minLength(1).maxLength(max)
+const phone = () => vendorText(32)
+const link = () =>
+  vine
+    .string()
+    .trim()
+    .maxLength(2048)
+    .url({ require_protocol: true, protocols: ['https', 'http'] })
+const seconds = () => integer().range([0, 86_400])
+
+/**
+ * Each vendor's webhook body, with the fields its documentation names and
+ * Leadgate maps (docs/calls.md): typed, bounded, and nothing else, so a
+ * mistyped template is refused rather than half read.
+ */
+export const ringbaCallValidator = vine.create(
+  strictObject({
+    inboundCallId: vendorText(),
+    inboundPhoneNumber: phone().optional(),
+    dialedNumber: phone().optional(),
+    callStartTime: timestamp(),
+    callLengthInSeconds: seconds().optional(),
+    disposition: vendorText(100).optional(),
+    recordingUrl: link().optional(),
+    campaignName: vendorText().optional(),
+    lead_id: uuid().optional(),
+  })
+)
+
+export const retreaverCallValidator = vine.create(
+  strictObject({
+    call_uuid: vendorText(),
+    caller_number: phone().optional(),
+    dialed_number: phone().optional(),
+    start_time: timestamp(),
+    duration: seconds().optional(),
+    status: vendorText(100).optional(),
+    recording_url: link().optional(),
+    campaign_name: vendorText().optional(),
+    tags: strictObject({ lead_id: uuid().optional() }).optional(),
+  })
+)
+
+export const callrailCallValidator = vine.create(
+  strictObject({
+    resource_id: vendorText(),
+    customer_phone_number: phone().optional(),
+    tracking_phone_number: phone().optional(),
+    start_time: timestamp(),
+    duration: seconds().optional(),
+    answered: vine.boolean({ strict: true }).optional(),
+    recording: link().nullable().optional(),
+    campaign: vendorText().nullable().optional(),
+    source_name: vendorText().nullable().optional(),
+    custom: strictObject({ lead_id: uuid().optional() }).optional(),
+  })
+)
+
+export const invocaCallValidator = vine.create(
+  strictObject({
+    complete_call_id: vendorText(),
+    calling_phone_number: phone().optional(),
+    destination_phone_number: phone().optional(),
+    /** Milliseconds since the epoch, as Invoca sends it. */
+    start_time_utc: integer().range([0, 253_402_300_799_999]),
+    duration: seconds().optional(),
+    call_result_description_detail: vendorText(100).optional(),
+    recording: link().optional(),
+    advertiser_campaign_name: vendorText().optional(),
+    lead_id: uuid().optional(),
+  })
+)
+
+export const vendorCallValidators = {
+  ringba: ringbaCallValidator,
+  retreaver: retreaverCallValidator,
+  callrail: callrailCallValidator,
+  invoca: invocaCallValidator,
+}

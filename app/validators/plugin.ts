@@ -31,9 +31,15 @@ export const updatePluginValidator = vine.create(
   })
 )
 
-/** The plugin name in a path, so an odd one answers 404 rather than reaching the database. */
+/** The plugin in a path, by name or by the installation's id; anything else answers 404. */
 export const pluginNameValidator = vine.create(
-  vine.object({ name: vine.string().regex(/^[a-z][a-z0-9-]{1,62}$/) })
+  vine.object({
+    name: vine
+      .string()
+      .regex(
+        /^(?:[a-z][a-z0-9-]{1,62}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/
+      ),
+  })
 )
 
 /** An installation's delivery log takes the webhook log's filters. */

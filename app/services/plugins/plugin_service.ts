@@ -67,11 +67,14 @@ export default class PluginService {
       .orderBy('plugin') as Promise<InstallationRow[]>
   }
 
+  /** By the plugin's name or the installation's id. */
   async find(principal: Principal, labelId: string, name: string): Promise<InstallationRow> {
     await this.label(principal, labelId)
+    const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(name)
     const row = await db
       .from('plugin_installations')
-      .where({ label_id: labelId, plugin: name, environment: principal.environment })
+      .where({ label_id: labelId, environment: principal.environment })
+      .where(byId ? 'id' : 'plugin', name)
       .first()
     if (!row) throw ApiProblem.notFound('plugin installation')
     return row

@@ -1062,6 +1062,139 @@ DELETE_ROUTES.push({
   },
 })
 
+// Integrations: a label's plugins (whose API base refuses connections) and calls.
+const pluginWorld = async (client: any) => {
+  const { installPlugin } = await import('#tests/support/plugins')
+  const label = await createLabel()
+  const key = await operatorKey()
+  const installation = await installPlugin(client, key, label.id, 'crm-hubspot', {
+    access_token: 'pat-sweep',
+    api_base: 'http://127.0.0.1:9',
+  })
+  return { base: `/v1/labels/${label.id}/plugins`, key, installation }
+}
+const callTime = () => new Date(Date.now() - 60_000).toISOString()
+ROUTES.push(
+  {
+    route: 'POST /v1/labels/{id}/plugins',
+    required: ['plugin'],
+    prepare: async () => ({
+      path: `/v1/labels/${(await createLabel()).id}/plugins`,
+      key: await operatorKey(),
+      body: () => ({
+        plugin: 'crm-hubspot',
+        events: ['lead.received'],
+        settings: {
+          access_token: 'pat-sweep',
+          api_base: 'http://127.0.0.1:9',
+          field_mapping: { email: 'contact.email' },
+        },
+      }),
+    }),
+  },
+  {
+    route: 'PATCH /v1/labels/{id}/plugins/{name}',
+    required: [],
+    prepare: async (client) => {
+      const { base, key } = await pluginWorld(client)
+      return {
+        path: `${base}/crm-hubspot`,
+        key,
+        body: () => ({
+          events: ['lead.received', 'match.found'],
+          settings: { field_mapping: { email: 'contact.email' } },
+          enabled: true,
+        }),
+      }
+    },
+  },
+  {
+    route: 'POST /v1/labels/{id}/plugins/{name}/test',
+    required: [],
+    bodyless: true,
+    prepare: async (client) => {
+      const { base, key } = await pluginWorld(client)
+      return { path: `${base}/crm-hubspot/test`, key, body: () => ({}) }
+    },
+  },
+  {
+    route: 'POST /v1/calls',
+    required: ['call_id', 'started_at'],
+    prepare: async () => {
+      const { key } = await livePublisher()
+      return {
+        path: '/v1/calls',
+        key,
+        body: () => ({
+          call_id: unique('call'),
+          caller_number: '+31612345678',
+          started_at: callTime(),
+          duration_seconds: 30,
+          disposition: 'answered',
+        }),
+      }
+    },
+  },
+  ...(
+    [
+      [
+        'ringba',
+        ['inboundCallId', 'callStartTime'],
+        (id: string) => ({
+          inboundCallId: id,
+          inboundPhoneNumber: '+31612345678',
+          callStartTime: callTime(),
+          callLengthInSeconds: 42,
+        }),
+      ],
+      [
+        'retreaver',
+        ['call_uuid', 'start_time'],
+        (id: string) => ({
+          call_uuid: id,
+          caller_number: '+31612345678',
+          start_time: callTime(),
+          duration: 42,
+        }),
+      ],
+      [
+        'callrail',
+        ['resource_id', 'start_time'],
+        (id: string) => ({
+          resource_id: id,
+          customer_phone_number: '+31612345678',
+          start_time: callTime(),
+          answered: true,
+        }),
+      ],
+      [
+        'invoca',
+        ['complete_call_id', 'start_time_utc'],
+        (id: string) => ({
+          complete_call_id: id,
+          calling_phone_number: '+31612345678',
+          start_time_utc: Date.now() - 60_000,
+        }),
+      ],
+    ] as const
+  ).map(([vendor, required, body]) => ({
+    route: `POST /v1/calls/${vendor}`,
+    required: [...required],
+    prepare: async () => {
+      const { key } = await livePublisher()
+      return { path: `/v1/calls/${vendor}`, key, body: () => body(unique(vendor)) }
+    },
+  }))
+)
+DELETE_ROUTES.push({
+  route: 'DELETE /v1/labels/{id}/plugins/{name}',
+  table: 'plugin_installations',
+  prepare: async (client) => {
+    const { base, key, installation } = await pluginWorld(client)
+    return { path: `${base}/${installation.id}`, key, body: () => ({}) }
+  },
+})
+
 const BODYLESS_CASES: Case[] = [
   { name: 'malformed JSON', raw: '{"a":', status: 400, code: 'malformed_json' },
   ...['42', '"text"', 'null', 'true'].map((raw) => ({
