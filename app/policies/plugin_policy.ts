@@ -1,39 +1,43 @@
 import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { operatorMay } from '#policies/operator_catalogue'
+import { deny } from '#policies/operator_catalogue'
 
 /**
  * Integration plugins are the operator's to enable per label (a publisher or
  * buyer never sees another party's CRM settings). Reading takes `read`;
- * enabling, changing, resending and testing take `submit`.
+ * enabling, changing, removing and testing take `submit`. A sandbox key
+ * manages the sandbox installations, whose settings are apart from live.
  */
 export default class PluginPolicy extends BasePolicy {
   viewList(principal: Principal) {
-    return operatorMay(principal, false)
+    return operatorWith(principal, 'read')
   }
 
   view(principal: Principal) {
-    return operatorMay(principal, false)
+    return operatorWith(principal, 'read')
   }
 
   create(principal: Principal) {
-    return operatorMay(principal, true)
+    return operatorWith(principal, 'submit')
   }
 
   update(principal: Principal) {
-    return operatorMay(principal, true)
+    return operatorWith(principal, 'submit')
   }
 
   delete(principal: Principal) {
-    return operatorMay(principal, true)
-  }
-
-  resend(principal: Principal) {
-    return operatorMay(principal, true)
+    return operatorWith(principal, 'submit')
   }
 
   /** Test connection reaches the remote system with the stored secrets: a change-level action. */
   test(principal: Principal) {
-    return operatorMay(principal, true)
+    return operatorWith(principal, 'submit')
   }
+}
+
+function operatorWith(principal: Principal, permission: 'read' | 'submit') {
+  if (!principal.isOperator) return deny('operator_only', 'Only the operator manages plugins.')
+  if (!principal.can(permission))
+    return deny('permission_missing', `This credential lacks the "${permission}" permission.`)
+  return true
 }

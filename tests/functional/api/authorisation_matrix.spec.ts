@@ -150,15 +150,15 @@ const MATRIX: Record<string, Access> = {
   retryWebhookDelivery: WEBHOOKS,
   recoverWebhookEndpoint: WEBHOOKS,
   replayEvent: WEBHOOKS,
-  // Integrations: plugins are the operator's to enable per label.
+  // Integrations: plugins are the operator's to enable per label; a sandbox key manages sandbox ones.
   getAvailablePlugins: OPERATOR,
   getLabelPlugins: OPERATOR,
-  enableLabelPlugin: OPERATOR,
+  enableLabelPlugin: { may: ['operator'], sandbox: true },
   getLabelPlugin: OPERATOR,
-  updateLabelPlugin: OPERATOR,
-  disableLabelPlugin: OPERATOR,
+  updateLabelPlugin: { may: ['operator'], sandbox: true },
+  disableLabelPlugin: { may: ['operator'], sandbox: true },
   listLabelPluginDeliveries: OPERATOR,
-  testLabelPlugin: OPERATOR,
+  testLabelPlugin: { may: ['operator'], sandbox: true },
   // Calls: reported by the operator or a publisher (sandbox calls find sandbox leads); read by whoever sees the lead.
   createCall: { may: ['operator', 'publisher'], sandbox: true },
   createRingbaCall: { may: ['operator', 'publisher'], sandbox: true },

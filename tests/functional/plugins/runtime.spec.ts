@@ -223,3 +223,33 @@ test.group('Plugins / who reaches them', () => {
     assert.deepEqual(snapshotDifference(before, await snapshotDatabase()), {})
   })
 })
+
+test.group('Plugins / sandbox', () => {
+  test('a sandbox key keeps its own installation, apart from the live one', async ({
+    client,
+    assert,
+  }) => {
+    const live = await operatorKey()
+    const { secret: sandbox } = await createKey({ environment: 'sandbox' })
+    const label = await createLabel()
+    const base = `/v1/labels/${label.id}/plugins`
+    const made = await client
+      .post(base)
+      .bearerToken(sandbox)
+      .json({ plugin: PLUGIN_NAME, settings: { access_token: 'sandbox-token' } })
+    made.assertStatus(201)
+    assert.equal(made.body().environment, 'sandbox')
+    assert.deepEqual((await client.get(base).bearerToken(live)).body().data, [])
+    ;(
+      await client
+        .post(base)
+        .bearerToken(live)
+        .json({ plugin: PLUGIN_NAME, settings: { access_token: 'live-token' } })
+    ).assertStatus(201)
+    const sandboxes = (await client.get(base).bearerToken(sandbox)).body().data
+    assert.deepEqual(
+      sandboxes.map((item: any) => item.environment),
+      ['sandbox']
+    )
+  })
+})
