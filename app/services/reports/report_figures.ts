@@ -1,11 +1,11 @@
 import db from '@adonisjs/lucid/services/db'
 import type { ReportDimension } from '#services/reports/types'
-import type { Segment } from '#services/reports/report_period'
+import { type Segment, segmentsOf } from '#services/reports/report_period'
 
 /**
  * Reading the rollups (database/migrations/1763780000400_create_report_rollups.ts): whole UTC
- * days and hours from `report_rollups` and its companions, the raw edges from
- * `report_fact_measures` (the same figures computed over `lead_facts`), summed per bucket.
+ * months, days and hours from one of the two cubes, the raw edges from `report_fact_measures`
+ * (the same figures computed over `lead_facts`), summed per bucket.
  */
 export const MEASURES = [
   'volume',
@@ -34,6 +34,23 @@ const KEY_COLUMNS: Record<ReportDimension, string> = {
 }
 
 export type Grouping = ReportDimension | null
+
+/** A stretch of time whose figures are summed into one bucket. */
+export type Period = { bucket: number; from: Date; to: Date }
+
+/**
+ * The narrow cube (publisher, label, environment, currency; hours, days, months) unless the
+ * report filters or groups by buyer or channel, which only the wide one (days and months) keys.
+ */
+function cubeOf(groupBy: Grouping, conditions: Condition[]) {
+  const wide =
+    groupBy === 'buyer' ||
+    groupBy === 'channel' ||
+    conditions.some((c) => /\br\.(buyer_id|channel)\b/.test(c.sql))
+  return wide
+    ? { prefix: 'report_rollup', hours: false }
+    : { prefix: 'report_publisher_rollup', hours: true }
+}
 
 function keyOf(groupBy: Grouping) {
   return groupBy ? KEY_COLUMNS[groupBy] : 'NULL::text'
@@ -65,17 +82,21 @@ function where(conditions: Condition[]) {
  * must answer the same columns.
  */
 async function union(
-  segments: Segment[],
+  periods: Period[],
+  groupBy: Grouping,
   conditions: Condition[],
   parts: {
     rolled: string
-    rollupTable: string
+    rollupTable: 's' | '_reasons' | '_latency'
+
     raw: string
     rawJoin?: string
     rawFilter?: string
     outer: string
   }
 ) {
+  const cube = cubeOf(groupBy, conditions)
+  const segments = periods.flatMap((p) => segmentsOf(p.from, p.to, p.bucket, cube))
   if (segments.length === 0) return []
   const cte = segmentsCte(segments)
   const filter = where(conditions)
@@ -85,7 +106,7 @@ async function union(
       // Each segment reads its own range of the index (OFFSET 0 keeps the planner from
       // flattening the lateral reads into one hash join over the whole table).
       () => `SELECT ${parts.rolled} FROM s CROSS JOIN LATERAL (
-          SELECT * FROM ${parts.rollupTable} r
+          SELECT * FROM ${cube.prefix}${parts.rollupTable} r
            WHERE r.grain = s.grain AND r.at >= s.from_at AND r.at < s.to_at${filter.sql} OFFSET 0) r
         WHERE s.grain <> 'raw'
        UNION ALL
@@ -101,11 +122,11 @@ async function union(
 export type SumsRow = { bucket: number; key: string | null; currency: string | null } & Sums
 
 /** The sums per bucket, group and currency. */
-export async function readSums(segments: Segment[], groupBy: Grouping, conditions: Condition[]) {
+export async function readSums(periods: Period[], groupBy: Grouping, conditions: Condition[]) {
   const columns = `s.bucket, ${keyOf(groupBy)} AS key, r.currency, ${MEASURES.map((m) => `r.${m}`).join(', ')}`
-  const rows = await union(segments, conditions, {
+  const rows = await union(periods, groupBy, conditions, {
     rolled: columns,
-    rollupTable: 'report_rollups',
+    rollupTable: 's',
     raw: columns,
     outer: `SELECT bucket, key, currency, ${MEASURES.map((m) => `sum(${m})::bigint AS ${m}`).join(', ')}
               FROM ($SOURCE) u GROUP BY bucket, key, currency`,
@@ -117,10 +138,10 @@ export async function readSums(segments: Segment[], groupBy: Grouping, condition
 }
 
 /** The reason codes of flagged and rejected leads, counted per bucket and group. */
-export async function readReasons(segments: Segment[], groupBy: Grouping, conditions: Condition[]) {
-  const rows = await union(segments, conditions, {
+export async function readReasons(periods: Period[], groupBy: Grouping, conditions: Condition[]) {
+  const rows = await union(periods, groupBy, conditions, {
     rolled: `s.bucket, ${keyOf(groupBy)} AS key, r.code, r.count`,
-    rollupTable: 'report_rollup_reasons',
+    rollupTable: '_reasons',
     raw: `s.bucket, ${keyOf(groupBy)} AS key, code, 1 AS count`,
     rawJoin: ' CROSS JOIN LATERAL unnest(r.reason_codes) AS code',
     rawFilter: ' AND r.reasoned',
@@ -136,21 +157,22 @@ export async function readReasons(segments: Segment[], groupBy: Grouping, condit
 }
 
 /**
- * The 90th percentile of processing time per bucket and group, exact: the smallest value whose
- * cumulative count reaches 90 % (what `percentile_disc(0.9)` answers over the facts).
+ * The 90th percentile of processing time per bucket and group over the histogram's buckets
+ * (`report_latency_bucket`): the smallest bucket whose cumulative count reaches 90 % — exactly
+ * `percentile_disc(0.9)` over the facts when that is below 1024 ms, within 1 % above.
  */
-export async function readP90(segments: Segment[], groupBy: Grouping, conditions: Condition[]) {
-  const rows = await union(segments, conditions, {
-    rolled: `s.bucket, ${keyOf(groupBy)} AS key, r.processing_ms, r.count`,
-    rollupTable: 'report_rollup_latency',
-    raw: `s.bucket, ${keyOf(groupBy)} AS key, r.processing_ms, 1 AS count`,
-    rawFilter: ' AND r.processing_ms IS NOT NULL',
-    outer: `SELECT bucket, key, min(processing_ms) FILTER (WHERE cum * 10 >= total * 9) AS p90
-              FROM (SELECT bucket, key, processing_ms,
-                           sum(n) OVER (PARTITION BY bucket, key ORDER BY processing_ms) AS cum,
+export async function readP90(periods: Period[], groupBy: Grouping, conditions: Condition[]) {
+  const rows = await union(periods, groupBy, conditions, {
+    rolled: `s.bucket, ${keyOf(groupBy)} AS key, r.bucket_ms, r.count`,
+    rollupTable: '_latency',
+    raw: `s.bucket, ${keyOf(groupBy)} AS key, r.bucket_ms, 1 AS count`,
+    rawFilter: ' AND r.bucket_ms IS NOT NULL',
+    outer: `SELECT bucket, key, min(bucket_ms) FILTER (WHERE cum * 10 >= total * 9) AS p90
+              FROM (SELECT bucket, key, bucket_ms,
+                           sum(n) OVER (PARTITION BY bucket, key ORDER BY bucket_ms) AS cum,
                            sum(n) OVER (PARTITION BY bucket, key) AS total
-                      FROM (SELECT bucket, key, processing_ms, sum(count) AS n
-                              FROM ($SOURCE) u GROUP BY bucket, key, processing_ms
+                      FROM (SELECT bucket, key, bucket_ms, sum(count) AS n
+                              FROM ($SOURCE) u GROUP BY bucket, key, bucket_ms
                             HAVING sum(count) > 0) h) c
              GROUP BY bucket, key`,
   })
@@ -166,8 +188,8 @@ export async function readP90(segments: Segment[], groupBy: Grouping, conditions
  * UTC day (`forms/form_counters.ts`), so a bucket counts every UTC day it touches. They are
  * live and of channel `form`, without a buyer: other filters match them as they would a lead.
  */
-export async function readFunnel(periods: Segment[], groupBy: Grouping, conditions: Condition[]) {
-  const cte = segmentsCte(periods)
+export async function readFunnel(periods: Period[], groupBy: Grouping, conditions: Condition[]) {
+  const cte = segmentsCte(periods.map((p) => ({ ...p, grain: 'raw' as const })))
   const filter = where(conditions)
   const result = await db.rawQuery(
     `${cte.sql}

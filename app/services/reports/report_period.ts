@@ -95,16 +95,24 @@ const monthCeil = (at: number) => {
 }
 
 /**
- * [from, to) as whole UTC months, days and hours, and raw edges (a period in a zone with a :30
- * offset, or an arbitrary `from`), so every figure is exact whatever the bounds, and a long
- * period reads few rows.
+ * [from, to) as whole UTC months, days and (when the cube keeps them) hours, and raw edges (a
+ * period in a zone with a :30 offset, or an arbitrary `from`), so every figure is exact
+ * whatever the bounds, and a long period reads few rows: a month row for each whole month, a
+ * day row for each other whole day, hour rows only in the partial days at the ends.
  */
-export function segmentsOf(from: Date, to: Date, bucket: number): Segment[] {
+export function segmentsOf(
+  from: Date,
+  to: Date,
+  bucket: number,
+  options: { hours: boolean } = { hours: true }
+): Segment[] {
   const [start, end] = [from.getTime(), to.getTime()]
   if (end <= start) return []
   const at = (grain: Segment['grain'], a: number, b: number): Segment[] =>
     a < b ? [{ bucket, grain, from: new Date(a), to: new Date(b) }] : []
-  const [hourStart, hourEnd] = [ceil(start, HOUR), floor(end, HOUR)]
+  const [hourStart, hourEnd] = options.hours
+    ? [ceil(start, HOUR), floor(end, HOUR)]
+    : [ceil(start, DAY), floor(end, DAY)]
   if (hourStart >= hourEnd) return at('raw', start, end)
   const [dayStart, dayEnd] = [ceil(hourStart, DAY), floor(hourEnd, DAY)]
   if (dayStart >= dayEnd) {

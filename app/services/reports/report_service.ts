@@ -10,19 +10,14 @@ import type {
   TimeseriesQuery,
 } from '#services/reports/types'
 import {
+  type Period,
   readFunnel,
   readP90,
   readReasons,
   readSums,
   type SumsRow,
 } from '#services/reports/report_figures'
-import {
-  bucketsOf,
-  periodJson,
-  previousOf,
-  type Segment,
-  segmentsOf,
-} from '#services/reports/report_period'
+import { bucketsOf, periodJson, previousOf } from '#services/reports/report_period'
 import {
   HIDDEN,
   assertFigureAllowed,
@@ -44,8 +39,8 @@ const CURRENT = 0
 const PREVIOUS = 1
 
 /**
- * KPIs and time series over `lead_facts` (docs/reports.md): whole hours and days from the
- * rollups the facts' triggers keep, the partial edges from the facts themselves, each figure
+ * KPIs and time series over `lead_facts` (docs/reports.md): whole months, days and hours from
+ * the rollups the facts' triggers keep, the partial edges from the facts themselves, each figure
  * beside the previous period of the same length. Who sees which rows and figures:
  * `report_scope.ts`.
  */
@@ -77,27 +72,23 @@ export default class ReportService {
   async kpis(principal: Principal, query: KpiQuery): Promise<KpiReport> {
     assertGroupingAllowed(principal, query.groupBy)
     const { timeZone, conditions, previous } = await this.scope(principal, query)
-    const segments = [
-      ...segmentsOf(query.from, query.to, CURRENT),
-      ...segmentsOf(previous.from, previous.to, PREVIOUS),
-    ]
-    const periods: Segment[] = [
-      { bucket: CURRENT, grain: 'raw', from: query.from, to: query.to },
-      { bucket: PREVIOUS, grain: 'raw', ...previous },
+    const periods: Period[] = [
+      { bucket: CURRENT, from: query.from, to: query.to },
+      { bucket: PREVIOUS, ...previous },
     ]
     const groupBy = query.groupBy ?? null
     const withFunnel = audienceOf(principal) !== 'buyer' && groupBy !== 'buyer'
     const read = (grouping: ReportDimension | null) =>
       Promise.all([
-        readSums(segments, grouping, conditions),
-        readReasons(segments, grouping, conditions),
-        readP90(segments, grouping, conditions),
+        readSums(periods, grouping, conditions),
+        readReasons(periods, grouping, conditions),
+        readP90(periods, grouping, conditions),
         withFunnel ? readFunnel(periods, grouping, conditions) : Promise.resolve([]),
       ])
     // Counts, reasons and funnels add up over the groups; only the p90 is read again for the totals.
     const [grouped, totalP90] = await Promise.all([
       read(groupBy),
-      groupBy ? readP90(segments, null, conditions) : Promise.resolve(null),
+      groupBy ? readP90(periods, null, conditions) : Promise.resolve(null),
     ])
     const totals: typeof grouped | null = totalP90 && [
       grouped[0].map((row) => ({ ...row, key: null })),
@@ -155,13 +146,11 @@ export default class ReportService {
     const before = bucketsOf(previous.from, previous.to, query.interval, timeZone)
     // The previous period's points line up with the current ones from their starts.
     const offset = current.length
-    const segments = [
-      ...current.flatMap((bucket, index) => segmentsOf(bucket.from, bucket.to, index)),
-      ...before
-        .slice(0, offset)
-        .flatMap((bucket, index) => segmentsOf(bucket.from, bucket.to, offset + index)),
+    const periods: Period[] = [
+      ...current.map((point, index) => ({ ...point, bucket: index })),
+      ...before.slice(0, offset).map((point, index) => ({ ...point, bucket: offset + index })),
     ]
-    const sums = await readSums(segments, null, conditions)
+    const sums = await readSums(periods, null, conditions)
     const valueOf = (bucket: number) =>
       metricOf(
         query.metric,
