@@ -1,30 +1,10 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import CallService, { type CallRow } from '#services/calls/call_service'
+import CallService from '#services/calls/call_service'
+import { callToJson } from '#transformers/call_transformer'
 import { CALL_VENDORS, callFromVendor } from '#services/calls/call_vendors'
 import ApiProblem from '#exceptions/api_problem'
 import { callValidator, vendorCallValidators } from '#validators/call'
-
-function callToJson(call: CallRow) {
-  const iso = (value: Date | string | null) => (value ? new Date(value).toISOString() : null)
-  return {
-    id: call.id,
-    vendor: call.vendor,
-    vendor_call_id: call.vendor_call_id,
-    environment: call.environment,
-    status: call.status,
-    lead_id: call.lead_id,
-    matched_by: call.matched_by,
-    tracking_number: call.tracking_number,
-    started_at: iso(call.started_at),
-    duration_seconds: call.duration_seconds,
-    disposition: call.disposition,
-    recording_url: call.recording_url,
-    campaign: call.campaign,
-    created_at: iso(call.created_at),
-    updated_at: iso(call.updated_at),
-  }
-}
 
 @inject()
 export default class CallsController {

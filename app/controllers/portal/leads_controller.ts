@@ -9,6 +9,8 @@ import LeadExplorerService from '#services/leads/lead_explorer_service'
 import { listLeadsValidator } from '#validators/lead'
 import { consentEvidenceToJson, trailEventToJson } from '#transformers/audit_transformer'
 import { deliveryToJson } from '#transformers/webhook_transformer'
+import CallService from '#services/calls/call_service'
+import { callToJson } from '#transformers/call_transformer'
 
 /** Each portal's own list page (its words differ); a lead's page is one for every portal. */
 const INDEX_PAGES = {
@@ -28,7 +30,8 @@ export default class LeadsController {
     protected leads: LeadService,
     protected explorer: LeadExplorerService,
     protected audit: AuditChainService,
-    protected proofs: AuditProofService
+    protected proofs: AuditProofService,
+    protected calls: CallService
   ) {}
 
   async index({ request, inertia, principal, bouncer }: HttpContext) {
@@ -50,6 +53,7 @@ export default class LeadsController {
     await bouncer.with('LeadPolicy').authorize('view')
     const principal = inChosenEnvironment(person, request.qs().environment)
     const story = await this.explorer.story(principal, params.id)
+    const calls = await this.calls.forLead(principal, params.id)
     return inertia.render('leads/show', {
       audience: audienceOf(principal),
       lead: story.lead,
@@ -63,6 +67,7 @@ export default class LeadsController {
         ...deliveryToJson(delivery),
         endpoint_url: story.endpointUrls.get(delivery.endpointId) ?? null,
       })),
+      calls: calls.map(callToJson),
       may_review: await bouncer.with('LeadPolicy').allows('review'),
       // The same check as GET /v1/audit-logs/verify?lead_id=, run only when asked for.
       verification: inertia.optional(async () => {

@@ -85,3 +85,17 @@ export type Verification = {
   entries: number
   broken_at: { lead_seq: number; reason: string } | null
 }
+
+/** A call attached to the lead (`GET /v1/leads/{id}/calls`). */
+export type LeadCall = {
+  id: string
+  vendor: string
+  vendor_call_id: string
+  status: 'attached' | 'unmatched' | 'ambiguous'
+  matched_by: 'lead_id' | 'phone' | null
+  started_at: string
+  duration_seconds: number | null
+  disposition: string | null
+  recording_url: string | null
+  campaign: string | null
+}
