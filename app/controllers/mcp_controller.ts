@@ -3,6 +3,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import IntakeService from '#services/intake/intake_service'
 import LeadService from '#services/leads/lead_service'
+import ReportService from '#services/reports/report_service'
 import { agentOf, buildMcpServer } from '#controllers/concerns/mcp_tools'
 
 /**
@@ -14,11 +15,16 @@ import { agentOf, buildMcpServer } from '#controllers/concerns/mcp_tools'
 export default class McpController {
   constructor(
     protected intake: IntakeService,
-    protected leads: LeadService
+    protected leads: LeadService,
+    protected reports: ReportService
   ) {}
 
   async handle({ request, response, principal }: HttpContext) {
-    const server = buildMcpServer(agentOf(principal), { intake: this.intake, leads: this.leads })
+    const server = buildMcpServer(agentOf(principal), {
+      intake: this.intake,
+      leads: this.leads,
+      reports: this.reports,
+    })
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -5,6 +5,11 @@ import Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import type IntakeService from '#services/intake/intake_service'
 import type LeadService from '#services/leads/lead_service'
+import type ReportService from '#services/reports/report_service'
+import ReportPolicy from '#policies/report_policy'
+import { kpiReportValidator } from '#validators/report'
+import { NAMED_PERIODS } from '#services/reports/report_period'
+import { REPORT_DIMENSIONS } from '#services/reports/vocabulary'
 import LeadPolicy from '#policies/lead_policy'
 import { createLeadValidator } from '#validators/lead'
 
@@ -23,7 +28,7 @@ export function agentOf(principal: Principal) {
   )
 }
 
-type Services = { intake: IntakeService; leads: LeadService }
+type Services = { intake: IntakeService; leads: LeadService; reports: ReportService }
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean }
 
 const answer = (value: unknown): ToolResult => ({
@@ -138,6 +143,29 @@ export function buildMcpServer(principal: Principal, services: Services) {
           })),
           next_cursor: page.next_cursor,
         }
+      })
+  )
+  server.registerTool(
+    'get_kpis',
+    {
+      title: 'Read KPIs',
+      description:
+        'The KPIs of GET /v1/reports/kpis for what this key may see (a publisher: its own leads): leads received, accepted, rejected, sold, acceptance rate, revenue and the rejection reasons, ' +
+        'over `period` (e.g. `last_7_days`, `this_month`) or `from`/`to` (dates, `to` exclusive), optionally grouped by `group_by` (e.g. `channel`). Figures only, never personal data.',
+      inputSchema: {
+        period: z.enum(NAMED_PERIODS).optional(),
+        from: z.string().max(40).optional(),
+        to: z.string().max(40).optional(),
+        group_by: z.enum(REPORT_DIMENSIONS).optional(),
+      },
+    },
+    (query) =>
+      guarded(async () => {
+        allowed(new ReportPolicy().view(principal), 'read reports')
+        const input = await kpiReportValidator.validate(
+          Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined))
+        )
+        return services.reports.kpis(principal, await services.reports.kpiQuery(principal, input))
       })
   )
   return server

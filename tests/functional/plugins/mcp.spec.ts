@@ -30,7 +30,7 @@ test.group('Agents / MCP server', () => {
     const tools = await agent.listTools()
     assert.includeMembers(
       tools.tools.map((tool) => tool.name),
-      ['submit_lead', 'get_lead', 'list_rejections']
+      ['submit_lead', 'get_lead', 'list_rejections', 'get_kpis']
     )
     assert.isAbove(tools.tools.find((t) => t.name === 'submit_lead')!.description!.length, 100)
 
@@ -68,6 +68,10 @@ test.group('Agents / MCP server', () => {
       await db.from('api_keys').where('publisher_id', publisher.id).orderBy('created_at').first()
     ).id
     assert.equal(received.actor, `agent:${credential}`)
+
+    const kpis = await agent.callTool({ name: 'get_kpis', arguments: { period: 'today' } })
+    assert.isNotTrue(kpis.isError, JSON.stringify(kpis.content))
+    assert.isObject(json(kpis))
 
     // Bad input is the tool's error, with the API's field errors; nothing is stored.
     const invalid = await agent.callTool({
