@@ -15,6 +15,7 @@ import '#start/routes/portal/uploads'
 import '#start/routes/portal/money'
 import '#start/routes/portal/money_operator'
 import '#start/routes/portal/privacy_operator'
+import '#start/routes/portal/plugins_operator'
 import '#start/routes/portal/reports'
 
 const ApiDocsController = () => import('#controllers/api_docs_controller')
