@@ -82,20 +82,21 @@ export default class ReportService {
       Promise.all([
         readSums(periods, grouping, conditions),
         readReasons(periods, grouping, conditions),
-        readP90(periods, grouping, conditions),
+        readP90(periods, grouping, conditions, grouping !== null),
         withFunnel ? readFunnel(periods, grouping, conditions) : Promise.resolve([]),
       ])
-    // Counts, reasons and funnels add up over the groups; only the p90 is read again for the totals.
-    const [grouped, totalP90] = await Promise.all([
-      read(groupBy),
-      groupBy ? readP90(periods, null, conditions) : Promise.resolve(null),
-    ])
-    const totals: typeof grouped | null = totalP90 && [
-      grouped[0].map((row) => ({ ...row, key: null })),
-      merged(grouped[1], (row) => `${row.bucket}:${row.code}`, 'count'),
-      totalP90,
-      merged(grouped[3], (row) => String(row.bucket), 'views', 'starts', 'submissions'),
-    ]
+    const grouped = await read(groupBy)
+    // Counts, reasons and funnels add up over the groups; the p90's totals came in its own pass.
+    const p90s = grouped[2]
+    grouped[2] = p90s.filter((row) => !row.total)
+    const totals: typeof grouped | null = groupBy
+      ? [
+          grouped[0].map((row) => ({ ...row, key: null })),
+          merged(grouped[1], (row) => `${row.bucket}:${row.code}`, 'count'),
+          p90s.filter((row) => row.total),
+          merged(grouped[3], (row) => String(row.bucket), 'views', 'starts', 'submissions'),
+        ]
+      : null
     const hidden = HIDDEN[audienceOf(principal)]
     const rowOf = (tables: Awaited<ReturnType<typeof read>>, key: string | null): KpiRow => {
       const figures = (bucket: number) => {
