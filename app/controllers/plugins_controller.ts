@@ -73,6 +73,13 @@ export default class PluginsController {
     return this.plugins.testConnection(installation)
   }
 
+  /** The CRM records the label's plugins made for a lead (their ids, when synced). */
+  async leadSyncs({ params, principal, bouncer }: HttpContext) {
+    const syncs = await this.plugins.syncsOf(principal, params.id)
+    await bouncer.with('PluginPolicy').authorize('view')
+    return { data: syncs }
+  }
+
   /** A ready-to-import file for a no-code platform, named by the route. */
   async template({ params, route, response, principal, bouncer }: HttpContext) {
     const label = await this.plugins.label(principal, params.id)

@@ -260,6 +260,30 @@ export const plugins: Section = {
     },
     ...vendorCallPaths,
     ...templatePaths,
+    '/v1/leads/{id}/plugin-syncs': {
+      parameters: [param('Id')],
+      get: operation('/v1/leads/{id}/plugin-syncs', {
+        id: 'getLeadPluginSyncs',
+        tag: TAG,
+        summary: 'What the plugins synced of a lead',
+        description:
+          'The record each CRM plugin made for the lead (its id there) and when it synced.',
+        scope: 'read',
+        success: {
+          status: 200,
+          description: 'Newest first.',
+          schema: record({
+            data: arrayOf(
+              record({
+                plugin: { type: 'string' },
+                external_id: { type: 'string' },
+                synced_at: ref('Timestamp'),
+              })
+            ),
+          }),
+        },
+      }),
+    },
     '/v1/leads/{id}/calls': {
       parameters: [param('Id')],
       get: operation('/v1/leads/{id}/calls', {

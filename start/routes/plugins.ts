@@ -13,6 +13,10 @@ const uuid = router.matchers.uuid()
 router
   .group(() => {
     router.get('plugins', [PluginsController, 'available']).as('plugins.available')
+    router
+      .get('leads/:id/plugin-syncs', [PluginsController, 'leadSyncs'])
+      .where('id', uuid)
+      .as('plugins.lead_syncs')
     router.post('calls', [CallsController, 'store']).as('calls.store')
     // One static route per vendor: the vendor is not a resource anyone owns.
     for (const vendor of CALL_VENDORS) {

@@ -171,6 +171,23 @@ export default class PluginService {
     return this.deliveries.list(principal, { ...filters, endpoint_id: installation.endpoint_id })
   }
 
+  /** What the label's plugins wrote back about a lead: the remote record and when. */
+  async syncsOf(principal: Principal, leadId: string) {
+    await this.leads.visiblePublisherId(principal, leadId)
+    const rows = await db
+      .from('plugin_lead_syncs as s')
+      .join('plugin_installations as i', 'i.id', 's.installation_id')
+      .where('s.lead_id', leadId)
+      .where('i.environment', principal.environment)
+      .orderBy('s.synced_at', 'desc')
+      .select('s.plugin', 's.external_id', 's.synced_at')
+    return rows.map((row) => ({
+      plugin: row.plugin as string,
+      external_id: row.external_id as string,
+      synced_at: new Date(row.synced_at).toISOString(),
+    }))
+  }
+
   /** Asks the adapter to reach its remote system with these settings; nothing is written there. */
   async testConnection(installation: InstallationRow) {
     const plugin = this.pluginNamed(installation.plugin)

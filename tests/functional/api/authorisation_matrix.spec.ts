@@ -169,6 +169,7 @@ const MATRIX: Record<string, Access> = {
   getN8nTemplate: OPERATOR,
   getZapierTemplate: OPERATOR,
   getMakeTemplate: OPERATOR,
+  getLeadPluginSyncs: OPERATOR,
   // Privacy: the deployment's region and egress addresses are public; the rest the operator's.
   getMeta: { may: 'public' },
   getIpRanges: { may: 'public' },

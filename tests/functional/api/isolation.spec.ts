@@ -478,6 +478,7 @@ const CASES: Record<string, Case> = {
     path: (id) => `/v1/labels/${id}/plugins/crm-hubspot/test`,
   },
   'GET /v1/leads/{id}/calls': { target: (w) => w.leadB, callers: outsiders },
+  'GET /v1/leads/{id}/plugin-syncs': { target: (w) => w.leadB, callers: outsiders },
   'GET /v1/labels/{id}/templates/n8n': { target: (w) => w.label.id, callers: everyoneElse },
   'GET /v1/labels/{id}/templates/zapier': { target: (w) => w.label.id, callers: everyoneElse },
   'GET /v1/labels/{id}/templates/make': { target: (w) => w.label.id, callers: everyoneElse },

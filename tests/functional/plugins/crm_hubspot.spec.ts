@@ -122,6 +122,10 @@ test.group('Plugins / crm-hubspot', (group) => {
       ],
     })
     assert.equal(hubspot.contacts.size, 1)
+    const synced = await client.get(`/v1/leads/${leadId}/plugin-syncs`).bearerToken(operator)
+    assert.containsSubset(synced.body().data, [{ plugin: 'crm-hubspot', external_id: '1000' }])
+    ;(await client.get(`/v1/leads/${leadId}/plugin-syncs`).bearerToken(mine.key)).assertStatus(403)
+    ;(await client.get(`/v1/leads/${leadId}/plugin-syncs`).bearerToken(other.key)).assertStatus(404)
 
     // The delivery log is the webhooks': two attempts, the first a 429 held back by its window.
     const deliveries = await eventually(async () => {
