@@ -482,9 +482,6 @@ const CASES: Record<string, Case> = {
   'GET /v1/labels/{id}/templates/n8n': { target: (w) => w.label.id, callers: everyoneElse },
   'GET /v1/labels/{id}/templates/zapier': { target: (w) => w.label.id, callers: everyoneElse },
   'GET /v1/labels/{id}/templates/make': { target: (w) => w.label.id, callers: everyoneElse },
-  'GET /v1/labels/{id}/templates/n8n': { target: (w) => w.label.id, callers: everyoneElse },
-  'GET /v1/labels/{id}/templates/zapier': { target: (w) => w.label.id, callers: everyoneElse },
-  'GET /v1/labels/{id}/templates/make': { target: (w) => w.label.id, callers: everyoneElse },
   // Privacy: requests and retention are the operator's; consent is withdrawn by the lead's publisher.
   'GET /v1/privacy/requests/{id}': { target: (w) => w.privacyRequest, callers: everyoneElse },
   'GET /v1/labels/{id}/retention': { target: (w) => w.label.id, callers: everyoneElse },
