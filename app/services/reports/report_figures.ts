@@ -99,7 +99,9 @@ async function union(
   const cube = cubeOf(groupBy, conditions)
   // Only the narrow sums keep hours (migration: the others' hours were as many rows as facts).
   const hours = cube.hours && parts.rollupTable === 's'
-  const segments = periods.flatMap((p) => segmentsOf(p.from, p.to, p.bucket, { hours }))
+  // ... and only the narrow histogram weeks.
+  const weeks = cube.hours && parts.rollupTable === '_latency'
+  const segments = periods.flatMap((p) => segmentsOf(p.from, p.to, p.bucket, { hours, weeks }))
   if (segments.length === 0) return []
   const cte = segmentsCte(segments)
   const filter = where(conditions)

@@ -17,13 +17,16 @@ export type NamedPeriod = (typeof NAMED_PERIODS)[number]
 /** A stretch of time read from one source: whole UTC months, days or hours from the rollups, the rest raw. */
 export type Segment = {
   bucket: number
-  grain: 'month' | 'day' | 'hour' | 'raw'
+  grain: 'month' | 'week' | 'day' | 'hour' | 'raw'
   from: Date
   to: Date
 }
 
 const HOUR = 3_600_000
 const DAY = 24 * HOUR
+const WEEK = 7 * DAY
+/** 1970-01-05, the first Monday of the epoch. */
+const MONDAY = 4 * DAY
 
 export function isTimeZone(zone: string) {
   return DateTime.now().setZone(zone).isValid
@@ -104,7 +107,7 @@ export function segmentsOf(
   from: Date,
   to: Date,
   bucket: number,
-  options: { hours: boolean } = { hours: true }
+  options: { hours: boolean; weeks?: boolean } = { hours: true }
 ): Segment[] {
   const [start, end] = [from.getTime(), to.getTime()]
   if (end <= start) return []
@@ -122,14 +125,20 @@ export function segmentsOf(
       ...at('raw', hourEnd, end),
     ]
   }
+  // Whole ISO weeks (from a UTC Monday) among the days, where the table keeps them.
+  const wholeDays = (a: number, b: number) => {
+    const [weekStart, weekEnd] = [ceil(a - MONDAY, WEEK) + MONDAY, floor(b - MONDAY, WEEK) + MONDAY]
+    if (!options.weeks || weekStart >= weekEnd) return at('day', a, b)
+    return [...at('day', a, weekStart), ...at('week', weekStart, weekEnd), ...at('day', weekEnd, b)]
+  }
   const [monthStart, monthEnd] = [monthCeil(dayStart), monthFloor(dayEnd)]
   const days =
     monthStart >= monthEnd
-      ? at('day', dayStart, dayEnd)
+      ? wholeDays(dayStart, dayEnd)
       : [
-          ...at('day', dayStart, monthStart),
+          ...wholeDays(dayStart, monthStart),
           ...at('month', monthStart, monthEnd),
-          ...at('day', monthEnd, dayEnd),
+          ...wholeDays(monthEnd, dayEnd),
         ]
   const middle = [...at('hour', hourStart, dayStart), ...days, ...at('hour', dayEnd, hourEnd)]
   return [...at('raw', start, hourStart), ...middle, ...at('raw', hourEnd, end)]
