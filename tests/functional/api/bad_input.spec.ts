@@ -941,6 +941,9 @@ const pluginWorld = async (client: any) => {
   return { base: `/v1/labels/${label.id}/plugins`, key, installation }
 }
 const callTime = () => new Date(Date.now() - 60_000).toISOString()
+// One publisher for every call route: each publisher is a schema, and the sweep's snapshots lock them all.
+let callPublisher: ReturnType<typeof livePublisher> | undefined
+const callKey = async () => (await (callPublisher ??= livePublisher())).key
 ROUTES.push(
   {
     route: 'POST /v1/labels/{id}/plugins',
@@ -988,7 +991,7 @@ ROUTES.push(
     route: 'POST /v1/calls',
     required: ['call_id', 'started_at'],
     prepare: async () => {
-      const { key } = await livePublisher()
+      const key = await callKey()
       return {
         path: '/v1/calls',
         key,
@@ -1048,7 +1051,7 @@ ROUTES.push(
     route: `POST /v1/calls/${vendor}`,
     required: [...required],
     prepare: async () => {
-      const { key } = await livePublisher()
+      const key = await callKey()
       return { path: `/v1/calls/${vendor}`, key, body: () => body(unique(vendor)) }
     },
   }))
