@@ -25,6 +25,9 @@ const COUNTED_ONLY = new Set([
   'public.webhook_recoveries',
   'public.access_log',
 ])
+/** A sixth of the 6,400 lock slots of a default Postgres (64 per connection, 100 connections). */
+const TABLES_PER_STATEMENT = 1000
+
 const digested = (schema: string, name: string) => schema === 'public' && !COUNTED_ONLY.has(name)
 
 const VOLATILE: Record<string, string[]> = {
@@ -56,20 +59,21 @@ export async function snapshotDatabase(): Promise<DatabaseSnapshot> {
   )
   if (tables.length === 0) return { schemas, counts: {}, digests: {} }
 
-  const measured = await rows<{ name: string; total: number; digest: string }>(
-    tables
-      .map(({ table_schema: schema, table_name: table }) => {
-        const name = `${schema}.${table}`
-        const row = `(to_jsonb(t)${(VOLATILE[name] ?? []).map((column) => ` - '${column}'`).join('')})::text`
-        const digest = digested(schema, name)
-          ? `md5(coalesce(string_agg(${row}, '|' ORDER BY ${row}), ''))`
-          : 'NULL'
-        return `SELECT '${name.replaceAll("'", "''")}' AS name, count(*)::int AS total,
-                       ${digest} AS digest
-                  FROM ${quote(schema)}.${quote(table)} t`
-      })
-      .join(' UNION ALL ')
-  )
+  // One statement per slice of tables: a statement holds a lock on every table it reads until it
+  // ends, and Postgres shares one lock table (max_locks_per_transaction × max_connections) among
+  // all its sessions; a publisher's schema adds a dozen tables, so the whole database in one
+  // statement runs out of shared memory once the suite has made a few hundred publishers.
+  const measured: { name: string; total: number; digest: string }[] = []
+  for (let start = 0; start < tables.length; start += TABLES_PER_STATEMENT) {
+    const slice = tables.slice(start, start + TABLES_PER_STATEMENT)
+    measured.push(
+      ...(await rows<{ name: string; total: number; digest: string }>(
+        slice
+          .map(({ table_schema: schema, table_name: table }) => measure(schema, table))
+          .join(' UNION ALL ')
+      ))
+    )
+  }
   return {
     schemas,
     counts: Object.fromEntries(measured.map((row) => [row.name, row.total])),
@@ -101,6 +105,17 @@ export function snapshotDifference(before: DatabaseSnapshot, after: DatabaseSnap
     }
   }
   return difference
+}
+
+/** A table's row count and, where contents are compared, a digest of its rows. */
+function measure(schema: string, table: string) {
+  const name = `${schema}.${table}`
+  const row = `(to_jsonb(t)${(VOLATILE[name] ?? []).map((column) => ` - '${column}'`).join('')})::text`
+  const digest = digested(schema, name)
+    ? `md5(coalesce(string_agg(${row}, '|' ORDER BY ${row}), ''))`
+    : 'NULL'
+  return `SELECT '${name.replaceAll("'", "''")}' AS name, count(*)::int AS total, ${digest} AS digest
+            FROM ${quote(schema)}.${quote(table)} t`
 }
 
 function quote(identifier: string) {

@@ -85,9 +85,8 @@ test.group('Privacy / the purge job', () => {
     const facts = await factsOf(sold.leadId)
     const ledger = await ledgerOf(sold.leadId)
 
-    // Not due yet: nothing happens.
-    const early = await purgeOnce(later(29), 2)
-    assert.equal(early.leads_erased, 0)
+    // Not due yet: nothing of this lead changes (the run's counts also hold other tests' labels).
+    await purgeOnce(later(29), 2)
     assert.equal((await leadRow(sold.publisher, sold.leadId)).email_key, person.email.toLowerCase())
 
     const due = await purgeOnce(later(31), 2)
@@ -150,9 +149,12 @@ test.group('Privacy / the purge job', () => {
       details: JSON.stringify({}),
     })
 
+    const staged = await db.from('outbox_events').whereIn('lead_id', ids).count('* as n')
+    const events = Number(staged[0].n)
+    assert.isAtLeast(events, ids.length)
     const first = await purgeOnce(later(11), 1)
     assert.isAtLeast(first.ips_removed, 3)
-    assert.isAtLeast(first.events_deleted, 6)
+    assert.isAtLeast(first.events_deleted, events)
     assert.isAtLeast(first.access_log_deleted, 1)
     assert.equal(first.attributes_removed, 0)
     for (const id of ids) {
@@ -166,8 +168,12 @@ test.group('Privacy / the purge job', () => {
 
     const second = await purgeOnce(later(21), 1)
     assert.isAtLeast(second.attributes_removed, 3)
-    assert.equal(second.leads_erased, 0)
-    for (const id of ids) assert.deepEqual((await leadRow(world.publisher, id)).attributes, {})
+    for (const id of ids) {
+      const row = await leadRow(world.publisher, id)
+      assert.deepEqual(row.attributes, {})
+      // Contact data is kept 60 days: still there.
+      assert.isNotNull(row.email_key)
+    }
   })
 
   test('an upload’s rows go after the uploads period; the lead they made stays', async ({
