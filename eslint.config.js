@@ -2,8 +2,9 @@ import { configApp } from '@adonisjs/eslint-config'
 import { vue } from '@adonisjs/eslint-config/vue'
 
 export default configApp(
-  // Vite's output when the app is built in place (`npm run build`, the benchmarks); not source.
-  { ignores: ['public/assets/**'] },
+  // Vite's output when the app is built in place (`npm run build`), and the benchmarks' copies of
+  // the build (tmp/bench/build-<pid>): not source.
+  { ignores: ['public/assets/**', 'tmp/**'] },
   ...vue,
   {
     name: 'Leadgate: the Inertia entry',
