@@ -45,6 +45,8 @@ declare module '@adonisjs/inertia/types' {
     'operator/buyers/show': ExtractProps<(typeof import('../../inertia/pages/operator/buyers/show.vue'))['default']>
     'operator/labels/form': ExtractProps<(typeof import('../../inertia/pages/operator/labels/form.vue'))['default']>
     'operator/labels/index': ExtractProps<(typeof import('../../inertia/pages/operator/labels/index.vue'))['default']>
+    'operator/labels/plugins': ExtractProps<(typeof import('../../inertia/pages/operator/labels/plugins.vue'))['default']>
+    'operator/labels/retention': ExtractProps<(typeof import('../../inertia/pages/operator/labels/retention.vue'))['default']>
     'operator/labels/settlement_rules': ExtractProps<(typeof import('../../inertia/pages/operator/labels/settlement_rules.vue'))['default']>
     'operator/leads/index': ExtractProps<(typeof import('../../inertia/pages/operator/leads/index.vue'))['default']>
     'operator/overview': ExtractProps<(typeof import('../../inertia/pages/operator/overview.vue'))['default']>
@@ -61,6 +63,8 @@ declare module '@adonisjs/inertia/types' {
     'publisher/home': ExtractProps<(typeof import('../../inertia/pages/publisher/home.vue'))['default']>
     'publisher/leads/index': ExtractProps<(typeof import('../../inertia/pages/publisher/leads/index.vue'))['default']>
     'publisher/users': ExtractProps<(typeof import('../../inertia/pages/publisher/users.vue'))['default']>
+    'reports/dashboard': ExtractProps<(typeof import('../../inertia/pages/reports/dashboard.vue'))['default']>
+    'reports/live': ExtractProps<(typeof import('../../inertia/pages/reports/live.vue'))['default']>
     'uploads/index': ExtractProps<(typeof import('../../inertia/pages/uploads/index.vue'))['default']>
     'uploads/show': ExtractProps<(typeof import('../../inertia/pages/uploads/show.vue'))['default']>
   }

@@ -51,6 +51,8 @@ export type ScannedRoutes = {
     'v1.audit_logs.proof': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.consistency': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.checkpoints.latest': { paramsTuple?: []; params?: {} }
+    'v1.reports.kpis': { paramsTuple?: []; params?: {} }
+    'v1.reports.timeseries': { paramsTuple?: []; params?: {} }
     'v1.users.store': { paramsTuple?: []; params?: {} }
     'v1.users.index': { paramsTuple?: []; params?: {} }
     'v1.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -94,6 +96,32 @@ export type ScannedRoutes = {
     'v1.disputes.respond': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.decide': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.withdraw': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.available': { paramsTuple?: []; params?: {} }
+    'v1.plugins.lead_syncs': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.calls.store': { paramsTuple?: []; params?: {} }
+    'v1.calls.store_from_ringba': { paramsTuple?: []; params?: {} }
+    'v1.calls.store_from_retreaver': { paramsTuple?: []; params?: {} }
+    'v1.calls.store_from_callrail': { paramsTuple?: []; params?: {} }
+    'v1.calls.store_from_invoca': { paramsTuple?: []; params?: {} }
+    'v1.calls.for_lead': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.show': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'v1.plugins.update': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'v1.plugins.destroy': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'v1.plugins.deliveries': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'v1.plugins.test': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'v1.templates.zapier': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.templates.make': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.templates.n8n': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'mcp': { paramsTuple?: []; params?: {} }
+    'v1.meta.show': { paramsTuple?: []; params?: {} }
+    'v1.meta.ip_ranges': { paramsTuple?: []; params?: {} }
+    'v1.privacy_requests.store': { paramsTuple?: []; params?: {} }
+    'v1.privacy_requests.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.consent_withdrawals.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.retention_policies.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.retention_policies.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'account.show': { paramsTuple?: []; params?: {} }
     'account.password.update': { paramsTuple?: []; params?: {} }
     'account.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -249,6 +277,22 @@ export type ScannedRoutes = {
     'operator.money.payouts.mark_failed': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.money.settlement_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.money.settlement_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.privacy.retention.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.privacy.retention.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.plugins.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.plugins.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.plugins.update': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'operator.plugins.test': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'event_stream': { paramsTuple?: []; params?: {} }
+    'subscribe': { paramsTuple?: []; params?: {} }
+    'unsubscribe': { paramsTuple?: []; params?: {} }
+    'operator.reports.show': { paramsTuple?: []; params?: {} }
+    'operator.reports.kpis': { paramsTuple?: []; params?: {} }
+    'operator.reports.timeseries': { paramsTuple?: []; params?: {} }
+    'publisher.dashboard.show': { paramsTuple?: []; params?: {} }
+    'label_manager.reports.show': { paramsTuple?: []; params?: {} }
+    'label_manager.reports.kpis': { paramsTuple?: []; params?: {} }
+    'label_manager.reports.timeseries': { paramsTuple?: []; params?: {} }
     'docs': { paramsTuple?: []; params?: {} }
     'session.create': { paramsTuple?: []; params?: {} }
     'session.store': { paramsTuple?: []; params?: {} }
@@ -282,6 +326,8 @@ export type ScannedRoutes = {
     'v1.audit_logs.proof': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.consistency': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.checkpoints.latest': { paramsTuple?: []; params?: {} }
+    'v1.reports.kpis': { paramsTuple?: []; params?: {} }
+    'v1.reports.timeseries': { paramsTuple?: []; params?: {} }
     'v1.users.index': { paramsTuple?: []; params?: {} }
     'v1.webhook_endpoints.index': { paramsTuple?: []; params?: {} }
     'v1.webhook_endpoints.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -300,6 +346,20 @@ export type ScannedRoutes = {
     'v1.buyer_statements.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.index': { paramsTuple?: []; params?: {} }
     'v1.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.available': { paramsTuple?: []; params?: {} }
+    'v1.plugins.lead_syncs': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.calls.for_lead': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.show': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'v1.plugins.deliveries': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'v1.templates.zapier': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.templates.make': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.templates.n8n': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'mcp': { paramsTuple?: []; params?: {} }
+    'v1.meta.show': { paramsTuple?: []; params?: {} }
+    'v1.meta.ip_ranges': { paramsTuple?: []; params?: {} }
+    'v1.privacy_requests.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.retention_policies.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'account.show': { paramsTuple?: []; params?: {} }
     'password_reset.create': { paramsTuple?: []; params?: {} }
     'password_reset.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -377,6 +437,16 @@ export type ScannedRoutes = {
     'operator.money.payouts.index': { paramsTuple?: []; params?: {} }
     'operator.money.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.money.settlement_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.privacy.retention.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.plugins.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'event_stream': { paramsTuple?: []; params?: {} }
+    'operator.reports.show': { paramsTuple?: []; params?: {} }
+    'operator.reports.kpis': { paramsTuple?: []; params?: {} }
+    'operator.reports.timeseries': { paramsTuple?: []; params?: {} }
+    'publisher.dashboard.show': { paramsTuple?: []; params?: {} }
+    'label_manager.reports.show': { paramsTuple?: []; params?: {} }
+    'label_manager.reports.kpis': { paramsTuple?: []; params?: {} }
+    'label_manager.reports.timeseries': { paramsTuple?: []; params?: {} }
     'docs': { paramsTuple?: []; params?: {} }
     'session.create': { paramsTuple?: []; params?: {} }
     'invitations.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -407,6 +477,8 @@ export type ScannedRoutes = {
     'v1.audit_logs.proof': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.consistency': { paramsTuple?: []; params?: {} }
     'v1.audit_logs.checkpoints.latest': { paramsTuple?: []; params?: {} }
+    'v1.reports.kpis': { paramsTuple?: []; params?: {} }
+    'v1.reports.timeseries': { paramsTuple?: []; params?: {} }
     'v1.users.index': { paramsTuple?: []; params?: {} }
     'v1.webhook_endpoints.index': { paramsTuple?: []; params?: {} }
     'v1.webhook_endpoints.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -425,6 +497,20 @@ export type ScannedRoutes = {
     'v1.buyer_statements.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.index': { paramsTuple?: []; params?: {} }
     'v1.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.available': { paramsTuple?: []; params?: {} }
+    'v1.plugins.lead_syncs': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.calls.for_lead': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.show': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'v1.plugins.deliveries': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'v1.templates.zapier': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.templates.make': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.templates.n8n': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'mcp': { paramsTuple?: []; params?: {} }
+    'v1.meta.show': { paramsTuple?: []; params?: {} }
+    'v1.meta.ip_ranges': { paramsTuple?: []; params?: {} }
+    'v1.privacy_requests.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.retention_policies.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'account.show': { paramsTuple?: []; params?: {} }
     'password_reset.create': { paramsTuple?: []; params?: {} }
     'password_reset.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -502,6 +588,16 @@ export type ScannedRoutes = {
     'operator.money.payouts.index': { paramsTuple?: []; params?: {} }
     'operator.money.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.money.settlement_rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.privacy.retention.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.plugins.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'event_stream': { paramsTuple?: []; params?: {} }
+    'operator.reports.show': { paramsTuple?: []; params?: {} }
+    'operator.reports.kpis': { paramsTuple?: []; params?: {} }
+    'operator.reports.timeseries': { paramsTuple?: []; params?: {} }
+    'publisher.dashboard.show': { paramsTuple?: []; params?: {} }
+    'label_manager.reports.show': { paramsTuple?: []; params?: {} }
+    'label_manager.reports.kpis': { paramsTuple?: []; params?: {} }
+    'label_manager.reports.timeseries': { paramsTuple?: []; params?: {} }
     'docs': { paramsTuple?: []; params?: {} }
     'session.create': { paramsTuple?: []; params?: {} }
     'invitations.show': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -543,6 +639,16 @@ export type ScannedRoutes = {
     'v1.disputes.respond': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.decide': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.withdraw': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.calls.store': { paramsTuple?: []; params?: {} }
+    'v1.calls.store_from_ringba': { paramsTuple?: []; params?: {} }
+    'v1.calls.store_from_retreaver': { paramsTuple?: []; params?: {} }
+    'v1.calls.store_from_callrail': { paramsTuple?: []; params?: {} }
+    'v1.calls.store_from_invoca': { paramsTuple?: []; params?: {} }
+    'v1.plugins.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.test': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'mcp': { paramsTuple?: []; params?: {} }
+    'v1.privacy_requests.store': { paramsTuple?: []; params?: {} }
+    'v1.consent_withdrawals.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'account.sessions.destroy_others': { paramsTuple?: []; params?: {} }
     'password_reset.store': { paramsTuple?: []; params?: {} }
     'password_reset.update': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
@@ -598,6 +704,10 @@ export type ScannedRoutes = {
     'operator.money.payouts.run': { paramsTuple?: []; params?: {} }
     'operator.money.payouts.mark_paid': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.money.payouts.mark_failed': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.plugins.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.plugins.test': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'subscribe': { paramsTuple?: []; params?: {} }
+    'unsubscribe': { paramsTuple?: []; params?: {} }
     'session.store': { paramsTuple?: []; params?: {} }
     'invitations.store': { paramsTuple: [ParamValue]; params: {'token': ParamValue} }
     'session.destroy': { paramsTuple?: []; params?: {} }
@@ -610,6 +720,8 @@ export type ScannedRoutes = {
     'v1.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_endpoints.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.update': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'mcp': { paramsTuple?: []; params?: {} }
     'operator.publishers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.buyers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.routing_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -621,19 +733,25 @@ export type ScannedRoutes = {
     'publisher.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.plugins.update': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
   }
   PUT: {
     'v1.quality_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.settlement_policies.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'mcp': { paramsTuple?: []; params?: {} }
+    'v1.retention_policies.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'account.password.update': { paramsTuple?: []; params?: {} }
     'operator.quality_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.money.settlement_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.privacy.retention.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   DELETE: {
     'v1.routing_rules.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.api_keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.oauth_clients.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_endpoints.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.plugins.destroy': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
+    'mcp': { paramsTuple?: []; params?: {} }
     'account.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.routing_rules.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.integrations.keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -643,6 +761,9 @@ export type ScannedRoutes = {
     'publisher.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.integrations.keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+  }
+  OPTIONS: {
+    'mcp': { paramsTuple?: []; params?: {} }
   }
 }
 declare module '@adonisjs/core/types/http' {
