@@ -4,6 +4,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import IntakeService from '#services/intake/intake_service'
 import LeadService from '#services/leads/lead_service'
 import ReportService from '#services/reports/report_service'
+import DisputeService from '#services/money/dispute_service'
+import DisputeReader from '#services/money/dispute_reader'
 import { agentOf, buildMcpServer } from '#controllers/concerns/mcp_tools'
 
 /**
@@ -16,7 +18,9 @@ export default class McpController {
   constructor(
     protected intake: IntakeService,
     protected leads: LeadService,
-    protected reports: ReportService
+    protected reports: ReportService,
+    protected disputes: DisputeService,
+    protected disputeReader: DisputeReader
   ) {}
 
   async handle({ request, response, principal }: HttpContext) {
@@ -24,6 +28,8 @@ export default class McpController {
       intake: this.intake,
       leads: this.leads,
       reports: this.reports,
+      disputes: this.disputes,
+      disputeReader: this.disputeReader,
     })
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -12,6 +12,13 @@ import { NAMED_PERIODS } from '#services/reports/report_period'
 import { REPORT_DIMENSIONS } from '#services/reports/vocabulary'
 import LeadPolicy from '#policies/lead_policy'
 import { createLeadValidator } from '#validators/lead'
+import { audienceOf } from '#services/leads/lead_service'
+import type DisputeService from '#services/money/dispute_service'
+import type DisputeReader from '#services/money/dispute_reader'
+import { DISPUTE_REASONS } from '#services/money/dispute_rules'
+import DisputePolicy from '#policies/dispute_policy'
+import { disputeToJson } from '#transformers/dispute_transformer'
+import { openDisputeValidator, respondToDisputeValidator } from '#validators/dispute'
 
 /** The key's own principal, acting as `agent:<key id>` in the audit trail and the access log. */
 export function agentOf(principal: Principal) {
@@ -28,7 +35,13 @@ export function agentOf(principal: Principal) {
   )
 }
 
-type Services = { intake: IntakeService; leads: LeadService; reports: ReportService }
+type Services = {
+  intake: IntakeService
+  leads: LeadService
+  reports: ReportService
+  disputes: DisputeService
+  disputeReader: DisputeReader
+}
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean }
 
 const answer = (value: unknown): ToolResult => ({
@@ -166,6 +179,69 @@ export function buildMcpServer(principal: Principal, services: Services) {
           Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined))
         )
         return services.reports.kpis(principal, await services.reports.kpiQuery(principal, input))
+      })
+  )
+
+  // The disputes tools take the steps of POST /v1/leads/{id}/disputes and
+  // POST /v1/disputes/{id}/responses in the same order: look up first, so what
+  // is out of the key's sight is not_found and only a visible one forbidden.
+  const disputePolicy = new DisputePolicy()
+  const presentDispute = async (id: string) =>
+    disputeToJson(await services.disputeReader.show(principal, id), audienceOf(principal))
+
+  server.registerTool(
+    'open_dispute',
+    {
+      title: 'Return a lead (open a dispute)',
+      description:
+        'Returns a lead that was sold to this buyer, as POST /v1/leads/{id}/disputes: `lead_id`, `reason` from the fixed list ' +
+        `(${DISPUTE_REASONS.join(', ')}), and \`details\` saying what is wrong (required when the reason is \`other\`). ` +
+        'Only while the sale is pending (inside the return window); one open dispute per lead. Answers the dispute: its id, status, ' +
+        'the deadline by which the publisher answers, and any decision the rules took at once. Needs a live buyer key with submit.',
+      inputSchema: {
+        lead_id: z.string().uuid().describe('The id of a lead delivered to this buyer.'),
+        reason: z.enum(DISPUTE_REASONS).describe('Why the lead is returned.'),
+        details: z
+          .string()
+          .optional()
+          .describe('What is wrong with the lead, in plain words; required for `other`.'),
+      },
+    },
+    ({ lead_id: leadId, reason, details }) =>
+      guarded(async () => {
+        await services.leads.visiblePublisherId(principal, leadId)
+        allowed(disputePolicy.open(principal), 'open disputes')
+        const input = await openDisputeValidator.validate(
+          details === undefined ? { reason } : { reason, details }
+        )
+        return presentDispute(await services.disputes.open(principal, leadId, input))
+      })
+  )
+
+  server.registerTool(
+    'answer_dispute',
+    {
+      title: 'Answer a dispute on your lead',
+      description:
+        "The publisher's answer to a buyer's dispute about one of its leads, as POST /v1/disputes/{id}/responses (text only; " +
+        'attachments go through the HTTP API): `dispute_id` and `text`, the evidence that the lead is good (e.g. how the contact ' +
+        "was reached, the consent given). Only before the dispute's respond_by deadline and while it is open; the operator then " +
+        'decides. Answers the dispute with its thread. Needs a live publisher key with submit.',
+      inputSchema: {
+        dispute_id: z
+          .string()
+          .uuid()
+          .describe('The dispute id (from the dispute.opened event or GET /v1/disputes).'),
+        text: z.string().describe('The answer, plain text.'),
+      },
+    },
+    ({ dispute_id: disputeId, text }) =>
+      guarded(async () => {
+        await services.disputeReader.findVisible(principal, disputeId)
+        allowed(disputePolicy.respond(principal), 'answer disputes')
+        const input = await respondToDisputeValidator.validate({ text })
+        await services.disputes.respond(principal, disputeId, { text: input.text, files: [] })
+        return presentDispute(disputeId)
       })
   )
   return server

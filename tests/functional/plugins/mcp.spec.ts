@@ -4,6 +4,7 @@ import env from '#start/env'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { createBuyer, createKey, leadBody, livePublisher } from '#tests/support/fixtures'
+import { disputable } from '#tests/functional/money/disputes_support'
 
 /** The SDK's own client, over HTTP to the test server, with a Leadgate key. */
 async function connect(key: string) {
@@ -138,5 +139,84 @@ test.group('Agents / MCP server', () => {
         )
       )
     })
+  }).timeout(30_000)
+
+  test('a buyer opens a dispute on a lead sold to it, its publisher answers, each as its agent; the wrong party is refused', async ({
+    assert,
+    client,
+    cleanup,
+  }) => {
+    const world = await disputable(client)
+    // A refusal is the tool's error result with the HTTP API's status, never a thrown call.
+    const refused = (result: any, status: number) => {
+      assert.isTrue(result.isError, JSON.stringify(result.content))
+      assert.equal(json(result).status, status)
+    }
+    const buyerAgent = await connect(world.buyerKey)
+    const publisherAgent = await connect(world.key)
+    cleanup(async () => {
+      await buyerAgent.close()
+      await publisherAgent.close()
+    })
+
+    const tools = (await buyerAgent.listTools()).tools
+    for (const name of ['open_dispute', 'answer_dispute']) {
+      assert.isAbove(tools.find((tool) => tool.name === name)!.description!.length, 100)
+    }
+
+    // The publisher sees the lead but may not return it: the policy refuses, nothing is opened.
+    const publisherTry = await publisherAgent.callTool({
+      name: 'open_dispute',
+      arguments: { lead_id: world.leadId, reason: 'invalid_contact', details: 'Mine.' },
+    })
+    refused(publisherTry, 403)
+    assert.lengthOf(await db.from('disputes').where('lead_id', world.leadId), 0)
+
+    const invalid = await buyerAgent.callTool({
+      name: 'open_dispute',
+      arguments: { lead_id: world.leadId, reason: 'other' },
+    })
+    refused(invalid, 422)
+
+    const opened = await buyerAgent.callTool({
+      name: 'open_dispute',
+      arguments: { lead_id: world.leadId, reason: 'invalid_contact', details: 'Nobody answers.' },
+    })
+    assert.isNotTrue(opened.isError, JSON.stringify(opened.content))
+    const dispute = json(opened)
+    assert.equal(dispute.status, 'open')
+
+    // The buyer may not answer its own dispute.
+    const buyerAnswer = await buyerAgent.callTool({
+      name: 'answer_dispute',
+      arguments: { dispute_id: dispute.id, text: 'Fine by me.' },
+    })
+    refused(buyerAnswer, 403)
+
+    const answered = await publisherAgent.callTool({
+      name: 'answer_dispute',
+      arguments: { dispute_id: dispute.id, text: 'The applicant confirmed by phone.' },
+    })
+    assert.isNotTrue(answered.isError, JSON.stringify(answered.content))
+    assert.include(JSON.stringify(json(answered)), 'The applicant confirmed by phone.')
+    const row = await db.from('disputes').where('id', dispute.id).firstOrFail()
+    assert.isNotNull(row.responded_at)
+
+    // Each step is the calling key's agent in the lead's trail.
+    const agentsOf = async (where: Record<string, string>) =>
+      (await db.from('api_keys').where(where).select('id')).map((key) => `agent:${key.id}`)
+    const actors = (await db.from('audit.entries').where('lead_id', world.leadId)).map(
+      (entry) => entry.actor
+    )
+    const buyerAgents = await agentsOf({ buyer_id: world.buyer.id })
+    const publisherAgents = await agentsOf({ publisher_id: world.publisher.id })
+    assert.isTrue(
+      actors.some((actor) => buyerAgents.includes(actor)),
+      actors.join(', ')
+    )
+    assert.isTrue(
+      actors.some((actor) => publisherAgents.includes(actor)),
+      actors.join(', ')
+    )
   }).timeout(30_000)
 })
