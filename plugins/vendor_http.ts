@@ -1,4 +1,5 @@
 import { PluginFailure } from '#plugins/contract'
+import { guardedFetch } from '#services/webhooks/ssrf_guard'
 
 /** HubSpot's own answer budget, and a fair one for every vendor: an attempt never hangs a worker. */
 const TIMEOUT_MS = 10_000
@@ -19,7 +20,8 @@ export async function vendorJson(
 ): Promise<any> {
   let response: Response
   try {
-    response = await fetch(url, {
+    // api_base and login URLs are the operator's settings: dialled under the webhooks' SSRF policy.
+    response = await guardedFetch(url, {
       method: init.method ?? (init.body || init.form ? 'POST' : 'GET'),
       headers: {
         accept: 'application/json',
@@ -32,10 +34,11 @@ export async function vendorJson(
         : init.body !== undefined
           ? JSON.stringify(init.body)
           : undefined,
-      redirect: 'manual',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     })
   } catch (error) {
+    // A refused address is not "no answer": the transport logs it as ssrf_refused.
+    if ((error as { code?: string })?.code === 'ssrf_refused') throw error
     throw new PluginFailure(`no answer from ${new URL(url).host}: ${(error as Error).message}`)
   }
   const text = await response.text()

@@ -34,6 +34,10 @@ export function pluginTransport(
       return { ok: true }
     } catch (error) {
       const detail = String((error as Error)?.message ?? error)
+      // The SSRF guard refused the settings' address before dialling: the webhooks' own code.
+      if ((error as { code?: string })?.code === 'ssrf_refused') {
+        return { ok: false, error: 'ssrf_refused', detail }
+      }
       if (!(error instanceof PluginFailure)) return { ok: false, error: 'plugin_error', detail }
       const status = error.details.status ?? null
       return {

@@ -1,6 +1,9 @@
 import dns from 'node:dns'
+import http from 'node:http'
+import https from 'node:https'
 import net from 'node:net'
 import ipaddr from 'ipaddr.js'
+import webhooksConfig from '#config/webhooks'
 import type { FieldError } from '#exceptions/api_problem'
 
 export type ResolvedAddress = { address: string; family: number }
@@ -162,6 +165,61 @@ export function assertLiteralAllowed(url: URL, policy: AddressPolicy) {
   if (!net.isIP(host)) return
   const range = policy.refusal(host)
   if (range) throw new SsrfRefused(host, host, range)
+}
+
+/**
+ * A `fetch` for other domains' outbound calls to operator-set URLs (the CRM
+ * adapters' `api_base`, a login URL): the same policy and dial-time pinning
+ * as a webhook delivery, so a label's settings cannot point Leadgate at the
+ * metadata service or the internal network. Node's own http client, since
+ * the global fetch takes no `lookup`; redirects are never followed. A
+ * refused address throws SsrfRefused (`code: 'ssrf_refused'`) before any
+ * socket is opened.
+ */
+export async function guardedFetch(
+  target: string,
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }
+): Promise<Response> {
+  const url = new URL(target)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`${url.protocol} is not an http(s) URL`)
+  }
+  const policy = new AddressPolicy(webhooksConfig.ssrf.allow)
+  assertLiteralAllowed(url, policy)
+  const client = url.protocol === 'https:' ? https : http
+  return new Promise((resolve, reject) => {
+    const request = client.request(
+      {
+        protocol: url.protocol,
+        hostname: hostOf(url),
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: init.method,
+        headers:
+          init.body === undefined
+            ? init.headers
+            : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) },
+        signal: init.signal,
+        lookup: pinnedLookup(policy) as any,
+      },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('error', reject)
+        response.on('end', () => {
+          const headers = new Headers()
+          for (const [name, value] of Object.entries(response.headers)) {
+            for (const item of [value ?? []].flat()) headers.append(name, item)
+          }
+          const status = response.statusCode ?? 502
+          const body = [204, 205, 304].includes(status) ? null : Buffer.concat(chunks)
+          resolve(new Response(body, { status, headers }))
+        })
+      }
+    )
+    request.on('error', reject)
+    request.end(init.body)
+  })
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
