@@ -132,10 +132,21 @@ test.group('Plugins / crm-pipedrive', (group) => {
       .where('lead_id', ids[0])
       .where('type', 'lead.received')
       .first()
-    const before = await db.from('webhook_deliveries').where('event_id', event.id).first()
+    // The installation's own delivery: other endpoints of the shared database may hold the event too.
+    const installation = await WebhookEndpoint.query()
+      .where('label_id', world.label.id)
+      .where('plugin', 'crm-pipedrive')
+      .firstOrFail()
+    const deliveryOf = () =>
+      db
+        .from('webhook_deliveries')
+        .where('event_id', event.id)
+        .where('endpoint_id', installation.id)
+        .firstOrFail()
+    const before = await deliveryOf()
     ;(await client.post(`/v1/events/${event.id}/replay`).bearerToken(operator)).assertStatus(202)
     await eventually(async () => {
-      const delivery = await db.from('webhook_deliveries').where('event_id', event.id).first()
+      const delivery = await deliveryOf()
       return delivery.status === 'succeeded' && delivery.attempt_count > before.attempt_count
     }, 'the replay delivered')
     assert.lengthOf(pipedrive.persons, 1)
