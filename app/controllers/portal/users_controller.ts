@@ -117,17 +117,22 @@ export default class PortalUsersController {
     return new Map([...publishers, ...buyers, ...labels].map((owner) => [owner.id, owner.name]))
   }
 
-  /** What the operator's invite form offers: whose user it is, and a compliance officer's scope. */
+  /**
+   * What the operator's invite form offers: whose user it is, and a compliance officer's scope.
+   * Past CHOICES, the newest are offered (the one being set up is usually among them), by name.
+   */
   protected async choices(principal: Principal) {
     const [publishers, buyers, labels] = await Promise.all([
-      this.publishers.visibleTo(principal).orderBy('name').limit(CHOICES),
-      this.buyers.visibleTo(principal).orderBy('name').limit(CHOICES),
-      this.labels.visibleTo(principal).orderBy('name').limit(CHOICES),
+      this.publishers.visibleTo(principal).orderBy('created_at', 'desc').limit(CHOICES),
+      this.buyers.visibleTo(principal).orderBy('created_at', 'desc').limit(CHOICES),
+      this.labels.visibleTo(principal).orderBy('created_at', 'desc').limit(CHOICES),
     ])
+    const byName = <Row extends { name: string }>(rows: Row[]) =>
+      rows.sort((a, b) => a.name.localeCompare(b.name))
     return {
-      publishers: publishers.map(({ id, slug, name }) => ({ id, slug, name })),
-      buyers: buyers.map(({ id, name }) => ({ id, name })),
-      labels: labels.map(({ slug, name }) => ({ slug, name })),
+      publishers: byName(publishers.map(({ id, slug, name }) => ({ id, slug, name }))),
+      buyers: byName(buyers.map(({ id, name }) => ({ id, name }))),
+      labels: byName(labels.map(({ slug, name }) => ({ slug, name }))),
     }
   }
 }
