@@ -3,6 +3,7 @@ import { compose } from '@adonisjs/core/helpers'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { withUuid } from '#models/mixins/with_uuid'
 import type { AudienceCriterion } from '#services/quality/quality_rules'
+import type { Environment } from '#auth/principal'
 
 export type Caps = { daily?: number; monthly?: number }
 export type WeeklySchedule = {
@@ -50,6 +51,10 @@ export default class RoutingRule extends compose(BaseModel, withUuid) {
 
   @column()
   declare enabled: boolean
+
+  /** Which leads it sells: live ones, or the sandbox's (docs/sandbox.md). */
+  @column()
+  declare environment: Environment
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

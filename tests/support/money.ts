@@ -1,5 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
+import type { Environment } from '#auth/principal'
 import Buyer from '#models/buyer'
 import { createBuyer, createKey } from '#tests/support/fixtures'
 import {
@@ -22,9 +23,12 @@ export async function soldLead(
     windowHours?: number
     label?: { slug: string }
     contact?: Record<string, string>
+    /** A sandbox sale: the publisher's key, the rule and the buyer's key are sandbox ones. */
+    environment?: Environment
   } = {}
 ) {
-  const world = await routingPublisher(options.label)
+  const environment = options.environment ?? 'live'
+  const world = await routingPublisher(options.label, environment)
   const buyer = await createBuyer()
   if (options.windowHours !== undefined) {
     await Buyer.query().where('id', buyer.id).update({ returnWindowHours: options.windowHours })
@@ -34,6 +38,7 @@ export async function soldLead(
     publisherIds: [world.publisher.id],
     priceCents: options.priceCents ?? 2500,
     payoutCents: options.payoutCents ?? 1800,
+    environment,
   })
   const leadId = await acceptedLead(
     client,
@@ -42,7 +47,11 @@ export async function soldLead(
   )
   const outcome = await route(leadId)
   if (outcome.outcome !== 'matched') throw new Error(`lead not sold: ${JSON.stringify(outcome)}`)
-  const { secret: buyerKey } = await createKey({ buyerId: buyer.id, permissions: ['read'] })
+  const { secret: buyerKey } = await createKey({
+    buyerId: buyer.id,
+    permissions: ['read'],
+    environment,
+  })
   return { ...world, leadId, buyer, buyerKey }
 }
 

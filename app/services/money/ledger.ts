@@ -1,24 +1,33 @@
 import { uuidv7 } from 'uuidv7'
 import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import type { Environment } from '#auth/principal'
 import { type Column, type Part, insertRows } from '#services/sql/insert_together'
 
 /**
  * The ledger's accounts. Positive balances are owed to the platform (a
  * buyer's price), negative ones owed by it (a publisher's earnings, the
- * operator's margin); every movement sums to zero.
+ * operator's margin); every movement sums to zero. Sandbox money books to
+ * the same accounts under a `sandbox:` prefix, so no live balance, payout
+ * or statement ever reads it (docs/sandbox.md).
  */
-export const account = {
-  publisherPending: (publisherId: string) => `publisher:${publisherId}:pending`,
-  publisherPayable: (publisherId: string) => `publisher:${publisherId}:payable`,
-  buyerPending: (buyerId: string) => `buyer:${buyerId}:pending`,
-  buyerPayable: (buyerId: string) => `buyer:${buyerId}:payable`,
-  marginPending: 'operator:margin:pending',
-  marginEarned: 'operator:margin:earned',
-  /** What left the platform's bank to pay publishers. */
-  cash: 'operator:cash',
-  /** The other side of a manual adjustment. */
-  adjustments: 'operator:adjustments',
-} as const
+export function accountsOf(environment: Environment) {
+  const prefix = environment === 'sandbox' ? 'sandbox:' : ''
+  return {
+    publisherPending: (publisherId: string) => `${prefix}publisher:${publisherId}:pending`,
+    publisherPayable: (publisherId: string) => `${prefix}publisher:${publisherId}:payable`,
+    buyerPending: (buyerId: string) => `${prefix}buyer:${buyerId}:pending`,
+    buyerPayable: (buyerId: string) => `${prefix}buyer:${buyerId}:payable`,
+    marginPending: `${prefix}operator:margin:pending`,
+    marginEarned: `${prefix}operator:margin:earned`,
+    /** What left the platform's bank to pay publishers. */
+    cash: `${prefix}operator:cash`,
+    /** The other side of a manual adjustment. */
+    adjustments: `${prefix}operator:adjustments`,
+  } as const
+}
+
+/** The live accounts: every balance a report, payout or statement reads unless it says sandbox. */
+export const account = accountsOf('live')
 
 export type MovementKind = 'sale' | 'acceptance' | 'return' | 'clawback' | 'payout' | 'adjustment'
 
@@ -42,6 +51,7 @@ export type Sale = {
   priceCents: number
   payoutCents: number
   currency: string
+  environment: Environment
 }
 
 const COLUMNS: Column[] = [
@@ -93,6 +103,7 @@ const saleContext = (sale: Sale) => ({
 
 /** A match: the buyer owes the price, the platform owes the publisher its payout and keeps the rest; all pending. */
 export function saleMovement(sale: Sale) {
+  const account = accountsOf(sale.environment)
   return movement(
     'sale',
     [
@@ -106,6 +117,7 @@ export function saleMovement(sale: Sale) {
 
 /** The return window closed without a dispute: the sale is final, its amounts payable. */
 export function acceptanceMovement(sale: Sale) {
+  const account = accountsOf(sale.environment)
   return movement(
     'acceptance',
     [
@@ -126,6 +138,7 @@ export function acceptanceMovement(sale: Sale) {
  */
 export function returnMovement(sale: Sale, from: 'pending' | 'payable') {
   const pending = from === 'pending'
+  const account = accountsOf(sale.environment)
   return movement(
     pending ? 'return' : 'clawback',
     [

@@ -1,8 +1,9 @@
+import type { Environment } from '#auth/principal'
 import type { Sale } from '#services/money/ledger'
 
 /** The columns of a sold lead's facts that money reads (`lead_facts`). */
 export const SALE_COLUMNS = `f.lead_id, f.publisher_id, f.buyer_id, f.label_id, f.price_cents,
-  f.payout_cents, f.currency, f.settlement, f.settles_at, f.matched_at, f.routing_rule_id`
+  f.payout_cents, f.currency, f.settlement, f.settles_at, f.matched_at, f.routing_rule_id, f.environment`
 
 export type SaleFact = {
   lead_id: string
@@ -16,6 +17,7 @@ export type SaleFact = {
   settles_at: Date
   matched_at: Date
   routing_rule_id: string | null
+  environment: Environment
 }
 
 export function saleOf(fact: SaleFact): Sale {
@@ -26,6 +28,7 @@ export function saleOf(fact: SaleFact): Sale {
     priceCents: fact.price_cents,
     payoutCents: fact.payout_cents,
     currency: fact.currency,
+    environment: fact.environment,
   }
 }
 

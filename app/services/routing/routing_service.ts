@@ -24,6 +24,7 @@ import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
 import routingConfig from '#config/routing'
 import { normaliseLead } from '#services/quality/normalise'
 import type { LeadInput } from '#services/quality/types'
+import type { Environment } from '#auth/principal'
 
 export type RoutingOutcome =
   | { outcome: 'matched'; leadId: string; ruleId: string; buyerId: string }
@@ -39,7 +40,7 @@ export type RouteOptions = {
 
 type LeadFact = {
   lead_id: string
-  environment: string
+  environment: Environment
   status: string
   buyer_id: string | null
   publisher_id: string
@@ -279,6 +280,7 @@ function matchedLeadsAndFacts(matches: Match[]): Part[] {
       priceCents: rule.priceCents,
       payoutCents: rule.payoutCents,
       currency: rule.currency,
+      environment: offer.fact.environment,
     })
   )
   const ledger = rows.length ? ledgerInsert(rows) : null

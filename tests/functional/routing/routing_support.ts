@@ -1,18 +1,22 @@
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
+import type { Environment } from '#auth/principal'
 import RoutingRule from '#models/routing_rule'
 import RoutingService, { type RouteOptions } from '#services/routing/routing_service'
 import { createBuyer, createKey, createPublisher, leadBody } from '#tests/support/fixtures'
 
 /** Helpers shared by the routing specs (not a spec itself). */
 
-/** A live publisher, optionally under a label, with a live read+submit key. */
-export async function routingPublisher(label?: { slug: string }) {
+/** A live publisher, optionally under a label, with a read+submit key of the environment (live unless asked). */
+export async function routingPublisher(
+  label?: { slug: string },
+  environment: Environment = 'live'
+) {
   const publisher = await createPublisher({ label: label?.slug })
   publisher.merge({ status: 'live', deliveryMethods: ['api'] })
   await publisher.save()
-  const { secret } = await createKey({ publisherId: publisher.id })
+  const { secret } = await createKey({ publisherId: publisher.id, environment })
   return { publisher, key: secret }
 }
 
@@ -31,6 +35,7 @@ export async function createRule(overrides: Partial<RoutingRule> = {}) {
     priority: 0,
     weight: 1,
     enabled: true,
+    environment: 'live',
     ...overrides,
   })
 }
