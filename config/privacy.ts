@@ -9,7 +9,8 @@ const privacyConfig = {
   dataResidency:
     env.get('DATA_RESIDENCY') ??
     'Personal data is stored and processed in the European Union only; backups stay in the same region.',
-  egressAddresses: (env.get('WEBHOOK_EGRESS_IPS') ?? '')
+  /** Unset, the one source address webhooks are bound to (WEBHOOK_SOURCE_ADDRESS) is published. */
+  egressAddresses: (env.get('WEBHOOK_EGRESS_IPS') ?? env.get('WEBHOOK_SOURCE_ADDRESS') ?? '')
     .split(',')
     .map((address) => address.trim())
     .filter((address) => address.length > 0),

@@ -1,3 +1,4 @@
+import net from 'node:net'
 import app from '@adonisjs/core/services/app'
 import string from '@adonisjs/core/helpers/string'
 import env from '#start/env'
@@ -14,6 +15,13 @@ function list(text: string | undefined, fallback: string[]) {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean)
+}
+
+function sourceAddress(text: string | undefined) {
+  const address = text?.trim()
+  if (!address) return null
+  if (!net.isIP(address)) throw new Error(`WEBHOOK_SOURCE_ADDRESS is not an IP address: ${address}`)
+  return address
 }
 
 /** The Standard Webhooks schedule: the delay before attempt 1, 2, ... 10. */
@@ -52,6 +60,11 @@ const webhooksConfig = {
     /** Bytes of each response kept with the attempt. */
     responseExcerptBytes: 20 * 1024,
     userAgent: 'Leadgate-Webhooks/1.0',
+    /**
+     * The local address every webhook and adapter call leaves from, on a host with several
+     * (one of the published egress addresses, docs/webhooks.md); unset, the system picks.
+     */
+    sourceAddress: sourceAddress(env.get('WEBHOOK_SOURCE_ADDRESS')),
   },
 
   /**

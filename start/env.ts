@@ -150,6 +150,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   APP_REGION: Env.schema.string.optional(),
   DATA_RESIDENCY: Env.schema.string.optional(),
   WEBHOOK_EGRESS_IPS: Env.schema.string.optional(),
+  WEBHOOK_SOURCE_ADDRESS: Env.schema.string.optional(),
   PURGE_INTERVAL_SECONDS: Env.schema.number.optional(),
   PURGE_BATCH: Env.schema.number.optional(),
 })

@@ -13,6 +13,8 @@ export type Received = {
   body: string
   json: any
   at: number
+  /** The sender's address as the receiver saw it (the egress address). */
+  remoteAddress: string | undefined
 }
 
 export type Answer = {
@@ -57,6 +59,7 @@ export class Receiver {
           body,
           json: safeJson(body),
           at: Date.now(),
+          remoteAddress: request.socket.remoteAddress,
         }
         receiver.received.push(entry)
         const answer = receiver.behaviour(entry, receiver.received.length - 1)

@@ -26,6 +26,8 @@ export type SenderOptions = {
   userAgent: string
   policy: AddressPolicy
   resolver?: Resolver
+  /** The local address to send from (an egress address of the deployment); null: the system's choice. */
+  localAddress?: string | null
 }
 
 class Timeout extends Error {
@@ -86,6 +88,7 @@ export class HttpSender {
         method: 'POST',
         agent: this.agents[url.protocol as 'http:' | 'https:'],
         lookup: this.lookup as any,
+        localAddress: this.options.localAddress ?? undefined,
         headers: {
           'content-type': 'application/json',
           'content-length': String(Buffer.byteLength(body)),

@@ -64,6 +64,7 @@ export class WebhookRuntime {
       userAgent: webhooksConfig.http.userAgent,
       policy: new AddressPolicy(options.allowPrivate ?? webhooksConfig.ssrf.allow),
       resolver: options.resolver,
+      localAddress: webhooksConfig.http.sourceAddress,
     })
   }
 

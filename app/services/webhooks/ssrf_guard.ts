@@ -201,6 +201,7 @@ export async function guardedFetch(
             : { ...init.headers, 'content-length': String(Buffer.byteLength(init.body)) },
         signal: init.signal,
         lookup: pinnedLookup(policy) as any,
+        localAddress: webhooksConfig.http.sourceAddress ?? undefined,
       },
       (response) => {
         const chunks: Buffer[] = []

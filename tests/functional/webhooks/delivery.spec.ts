@@ -7,6 +7,7 @@ import WebhookDelivery from '#models/webhook_delivery'
 import WebhookAttempt from '#models/webhook_attempt'
 import WebhookEndpoint from '#models/webhook_endpoint'
 import type { WebhookRuntime } from '#services/webhooks/runtime'
+import { guardedFetch } from '#services/webhooks/ssrf_guard'
 import {
   createBuyer,
   createKey,
@@ -79,6 +80,39 @@ const deliveriesOf = (endpointId: string) =>
   WebhookDelivery.query().where('endpoint_id', endpointId).orderBy('id')
 
 test.group('Webhooks / delivery', () => {
+  test('webhooks and adapter calls leave from the configured source address', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    // Any 127/8 address is this machine's: 127.0.0.2 stands in for a second egress address.
+    const { publisher, key, receiver } = await world(client, cleanup, {
+      clock: (config) => {
+        config.http.sourceAddress = '127.0.0.2'
+      },
+    })
+    await submitLead(client, key, publisher.slug)
+    await eventually(() => receiver.answered.length === 2, 'two deliveries')
+    assert.deepEqual(
+      receiver.received.map((entry) => entry.remoteAddress),
+      ['127.0.0.2', '127.0.0.2']
+    )
+    const adapterCall = await guardedFetch(receiver.url, {
+      method: 'POST',
+      headers: {},
+      body: '{}',
+    })
+    assert.equal(adapterCall.status, 204)
+    assert.equal(receiver.received.at(-1)!.remoteAddress, '127.0.0.2')
+  })
+
+  test('without a source address the system picks it', async ({ client, assert, cleanup }) => {
+    const { publisher, key, receiver } = await world(client, cleanup)
+    await submitLead(client, key, publisher.slug)
+    await eventually(() => receiver.answered.length === 2, 'two deliveries')
+    assert.equal(receiver.received[0].remoteAddress, '127.0.0.1')
+  })
+
   test('a lead sends signed lead.received and consent.recorded that standardwebhooks verifies', async ({
     client,
     assert,
