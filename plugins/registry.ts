@@ -20,7 +20,11 @@ export function manifestProblem(plugin: unknown, folder: string): string | null 
     return `the manifest's name must be the folder's name ("${folder}")`
   if (typeof manifest.version !== 'string' || manifest.version === '') return 'no version'
   if (!KINDS.includes(manifest.kind)) return `unknown kind "${manifest.kind}"`
-  if (!Array.isArray(manifest.events) || manifest.events.length === 0) return 'no events'
+  // An inbound-only plugin (its routes are served by core, e.g. a call vendor's signing key)
+  // reacts to no event; any other plugin without events would never run.
+  if (!Array.isArray(manifest.events)) return 'no events'
+  if (manifest.events.length === 0 && !(manifest.routes && manifest.routes.length > 0))
+    return 'no events'
   if (manifest.defaultEvents?.some((type) => !manifest.events.includes(type)))
     return 'a default event is not among its events'
   for (const [key, field] of Object.entries(manifest.settings ?? {})) {

@@ -4,7 +4,8 @@ import CallService from '#services/calls/call_service'
 import { callToJson } from '#transformers/call_transformer'
 import { CALL_VENDORS, callFromVendor } from '#services/calls/call_vendors'
 import ApiProblem from '#exceptions/api_problem'
-import { callValidator, vendorCallValidators } from '#validators/call'
+import { CALLRAIL_FIELDS, callValidator, vendorCallValidators } from '#validators/call'
+import { verifyCallrailRequest } from '#services/calls/callrail_signature'
 
 @inject()
 export default class CallsController {
@@ -21,8 +22,15 @@ export default class CallsController {
     const vendor = CALL_VENDORS.find((name) => route?.pattern.endsWith(`/calls/${name}`))
     if (!vendor) throw ApiProblem.notFound('call vendor')
     await bouncer.with('CallPolicy').authorize('create')
+    let body = request.body()
+    const signed =
+      vendor === 'callrail' &&
+      (await verifyCallrailRequest(principal, request.raw() ?? '', request.header('signature')))
+    if (signed) {
+      body = Object.fromEntries(CALLRAIL_FIELDS.filter((f) => f in body).map((f) => [f, body[f]]))
+    }
     // Each vendor's own validator: the union of their types is only read through the mapping.
-    const payload: Record<string, any> = await vendorCallValidators[vendor].validate(request.body())
+    const payload: Record<string, any> = await vendorCallValidators[vendor].validate(body)
     const mapped = callFromVendor(vendor, payload)
     const input = await callValidator.validate({
       ...Object.fromEntries(Object.entries(mapped).filter(([, value]) => value !== null)),

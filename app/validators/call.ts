@@ -74,6 +74,24 @@ export const retreaverCallValidator = vine.create(
   })
 )
 
+/**
+ * CallRail's fields Leadgate reads. A request verified with the label's
+ * signing key is CallRail's own post-call body, which carries many more
+ * fields: those are dropped before validation (docs/calls.md).
+ */
+export const CALLRAIL_FIELDS = [
+  'resource_id',
+  'customer_phone_number',
+  'tracking_phone_number',
+  'start_time',
+  'duration',
+  'answered',
+  'recording',
+  'campaign',
+  'source_name',
+  'custom',
+] as const
+
 export const callrailCallValidator = vine.create(
   strictObject({
     resource_id: vendorText(),
