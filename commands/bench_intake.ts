@@ -297,7 +297,7 @@ export default class BenchIntake extends BaseCommand {
     )
     if (routing?.received) {
       this.logger.info(
-        `acceptance → match.found received at ${routing.rate} leads/s: p50 ${routing.received.p50_ms} ms, p99 ${routing.received.p99_ms} ms (goal p99 < 500 ms)`
+        `acceptance → match.found received at ${routing.rate} leads/s: p50 ${routing.received.p50_ms ?? 'lost'} ms, p99 ${routing.received.p99_ms ?? 'lost'} ms over ${routing.received.count + routing.received.lost} matches, ${routing.received.lost} never received (goal p99 < 500 ms)`
       )
     }
     await mkdir(this.app.makePath('tmp/bench'), { recursive: true })

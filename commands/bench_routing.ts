@@ -28,6 +28,9 @@ import {
 import WebhookEndpointService from '#services/webhooks/endpoint_service'
 import { WebhookRuntime } from '#services/webhooks/runtime'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
+import webhooksConfig from '#config/webhooks'
+
+const LOOPBACK = '127.0.0.1/32'
 
 /**
  * Not a test: how long an accepted lead waits for its buyer. Seeds 50 buyers
@@ -97,7 +100,14 @@ export default class BenchRouting extends BaseCommand {
     )
 
     const receiver = this.deliver ? await this.startReceiver() : null
-    if (receiver) await this.subscribeBuyers(receiver.port)
+    if (receiver) {
+      // The receiver listens on the loopback, which the SSRF guard refuses unless allowed.
+      webhooksConfig.ssrf.allow = [LOOPBACK]
+      this.logger.info(
+        `setting changed from npm start: WEBHOOK_ALLOW_PRIVATE=${LOOPBACK} (the receiver is on the loopback)`
+      )
+      await this.subscribeBuyers(receiver.port)
+    }
     const worker = await this.spawnWorker()
     const events = new QueueEvents(routingConfig.queue, {
       connection: redisConnection,
@@ -129,8 +139,7 @@ export default class BenchRouting extends BaseCommand {
 
   private async runWorker() {
     const stop = await startRoutingWorker({ concurrency: this.concurrency, sweep: false })
-    // The receiver listens on the loopback, which the SSRF guard refuses unless allowed.
-    const webhooks = this.deliver ? new WebhookRuntime({ allowPrivate: ['127.0.0.1/32'] }) : null
+    const webhooks = this.deliver ? new WebhookRuntime({ allowPrivate: [LOOPBACK] }) : null
     await webhooks?.start()
     const cpu = process.cpuUsage()
     const loopDelay = monitorEventLoopDelay({ resolution: 5 })
@@ -282,11 +291,12 @@ export default class BenchRouting extends BaseCommand {
           channel: 'api',
           consentMethod: 'api',
         })
-        const body = answer.body as { id: string; status: string }
+        const body = answer.body as { id: string; status: string; created_at: string }
         if (body.status !== 'accepted') return
         const id = body.id
         // Intake queued its routing job before answering, as it does for every accepted live lead.
-        accepted.set(id, Date.now())
+        // Latency runs from the lead's own acceptance time stamp, not from when this process saw the answer.
+        accepted.set(id, Date.parse(body.created_at))
         waiting.add(id)
       } catch {
         failed++
@@ -317,6 +327,7 @@ export default class BenchRouting extends BaseCommand {
     const deliveries = matched.flatMap((id) =>
       this.delivered.has(id) ? [this.delivered.get(id)! - accepted.get(id)!] : []
     )
+    const lost = matched.length - deliveries.length
     return {
       target_rate: rate,
       sent,
@@ -325,8 +336,8 @@ export default class BenchRouting extends BaseCommand {
       not_routed: waiting.size,
       not_delivered: undelivered().length,
       outcomes,
-      routing: summarise(latencies),
-      delivery: this.deliver ? summarise(deliveries) : null,
+      routing: summarise(latencies, waiting.size),
+      delivery: this.deliver ? summarise(deliveries, lost) : null,
     }
   }
 
@@ -350,16 +361,16 @@ export default class BenchRouting extends BaseCommand {
     }
     const table = this.ui
       .table()
-      .head(['acceptance →', 'leads/s', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'])
+      .head(['acceptance →', 'leads/s', 'count', 'lost', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'])
     const row = (name: string, figures: LatencySummary) =>
       table.row([
         name,
         measured.sent_per_s.toFixed(0),
         String(figures.count),
-        String(figures.p50_ms),
-        String(figures.p95_ms),
-        String(figures.p99_ms),
-        String(figures.max_ms),
+        String(figures.lost),
+        ...[figures.p50_ms, figures.p95_ms, figures.p99_ms, figures.max_ms].map((ms) =>
+          ms === null ? 'lost' : String(ms)
+        ),
       ])
     row('match.found committed', measured.routing)
     if (measured.delivery) row('match.found received', measured.delivery)
