@@ -11,6 +11,7 @@ export default class SettlementController {
     await bouncer.with('SettlementPolicy').authorize('view')
     const { publisher_id: publisherId } = await request.validateUsing(showSettlementValidator)
     const publisher = await this.settlement.publisherFor(principal, publisherId)
-    return this.settlement.settlementOf(publisher)
+    // A sandbox key reads the sandbox's money; a live one never sees it.
+    return this.settlement.settlementOf(publisher, principal.environment)
   }
 }

@@ -84,6 +84,11 @@ const payoutFields = {
     description: 'Why the transfer failed, when it did.',
   },
   lead_count: { type: 'integer', minimum: 0, description: 'Sales it pays.' },
+  environment: {
+    ...ref('Environment'),
+    description:
+      'Whose money it pays: live sales, or sandbox ones (sandbox accounts, `payout.processed` to sandbox endpoints).',
+  },
   created_at: ref('Timestamp'),
   paid_at: nullable(ref('Timestamp')),
 }
@@ -117,12 +122,19 @@ const payoutSchemas = {
       description:
         'Pay sales final by the end of this day (UTC, today at the latest). Default: the last day of the last full period of each label’s schedule.',
     },
+    environment: {
+      ...ref('Environment'),
+      default: 'live',
+      description:
+        'Pay live sales (the default) or sandbox ones, from that environment’s payable accounts; the other environment is untouched.',
+    },
   }),
   PayoutRun: record({
     runs: arrayOf(
       record({
         id: ref('Id'),
         label: { ...nullable(ref('Slug')), description: 'Null: the publishers without a label.' },
+        environment: ref('Environment'),
         period_end: { type: 'string', format: 'date' },
         publishers: {
           type: 'integer',
@@ -188,7 +200,7 @@ const payoutPaths = {
       tag: 'Money',
       summary: 'Run payouts',
       description:
-        'For each label (or the one named) and its period, one payout per publisher and currency of what the ledger says it is owed: its payable balance, less open payouts and sales final after the period — so clawbacks and adjustments net out and a negative balance carries forward. A payout is made when that amount reaches the label’s minimum. Idempotent per publisher and period: running again creates nothing new. The settlement clock runs each label when its period ends. One run at a time: 409 `payout_run_in_progress` while another runs.',
+        'For each label (or the one named) and its period, one payout per publisher and currency of what the ledger says it is owed: its payable balance, less open payouts and sales final after the period — so clawbacks and adjustments net out and a negative balance carries forward. A payout is made when that amount reaches the label’s minimum. Idempotent per publisher, period and environment: running again creates nothing new. One environment per run: live unless `environment` is `sandbox`. The settlement clock runs each label, live and sandbox, when its period ends. One run at a time: 409 `payout_run_in_progress` while another runs.',
       scope: 'submit',
       body: {
         schema: ref('PayoutRunCreate'),
@@ -213,6 +225,13 @@ const payoutPaths = {
             name: 'status',
             in: 'query',
             schema: { type: 'string', enum: [...PAYOUT_STATUSES] },
+          },
+          {
+            name: 'environment',
+            in: 'query',
+            description:
+              'Live or sandbox payouts; default the credential’s environment (a sandbox credential reads sandbox ones only).',
+            schema: ref('Environment'),
           },
         ]
       )
@@ -263,7 +282,7 @@ const payoutPaths = {
       tag: 'Money',
       summary: 'A buyer’s statement',
       description:
-        'Leads sold to the buyer (accepted, at their price) minus those it returned, booked in the period, from its side of the ledger. The buyer itself or the operator; never a publisher or a payout. With `Accept: text/csv` or `format=csv`, the lines as a CSV download.',
+        'Leads sold to the buyer (accepted, at their price) minus those it returned, booked in the period, from its side of the ledger. The buyer itself or the operator; never a publisher or a payout. A sandbox credential reads its sandbox purchases, a live one live ones. With `Accept: text/csv` or `format=csv`, the lines as a CSV download.',
       scope: 'read',
       parameters: [
         {
@@ -316,6 +335,10 @@ const disputeFields = {
     type: 'string',
     enum: [...DISPUTE_STATUSES],
     description: '`open → responded → upheld | rejected`, or `withdrawn` by the buyer.',
+  },
+  environment: {
+    ...ref('Environment'),
+    description: 'The sale’s: a sandbox dispute moves sandbox money and tells sandbox endpoints.',
   },
   opened_at: ref('Timestamp'),
   respond_by: { ...ref('Timestamp'), description: 'Unanswered by then, the dispute is upheld.' },
@@ -492,6 +515,13 @@ const disputePaths = {
             schema: ref('Id'),
           },
           { name: 'buyer_id', in: 'query', description: 'Operator: whose.', schema: ref('Id') },
+          {
+            name: 'environment',
+            in: 'query',
+            description:
+              'Live or sandbox disputes; default the credential’s environment (a sandbox credential reads sandbox ones only).',
+            schema: ref('Environment'),
+          },
         ]
       )
     ),
@@ -613,7 +643,7 @@ export const money: Section = {
         tag: 'Money',
         summary: 'A publisher’s settlement',
         description:
-          'Pending, payable and paid amounts from the ledger, accepted and returned volume, open disputes and the next payout. A publisher gets its own; the operator names `publisher_id`.',
+          'Pending, payable and paid amounts from the ledger, accepted and returned volume, open disputes and the next payout. A publisher gets its own; the operator names `publisher_id`. The credential’s environment: a live one reads live money only, a sandbox one the sandbox’s.',
         scope: 'read',
         parameters: [
           {

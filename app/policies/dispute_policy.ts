@@ -7,7 +7,9 @@ const PARTIES = new Set(['operator', 'publisher', 'buyer'])
 /**
  * Disputes: the buyer opens and withdraws its own, the publisher answers those about its leads,
  * the operator decides; all three read what concerns them (the service answers 404 for another
- * owner's dispute). Every step is a live change: sandbox credentials only read.
+ * owner's dispute). A step takes `submit`. The sandbox behaves like live: a sandbox credential
+ * takes the steps on sandbox disputes, and never reaches a live one (the service keeps each
+ * credential to its environment's leads and disputes, docs/money.md "Sandbox").
  */
 export default class DisputePolicy extends BasePolicy {
   view(principal: Principal) {
@@ -21,27 +23,35 @@ export default class DisputePolicy extends BasePolicy {
     if (principal.kind !== 'buyer') {
       return deny('buyer_only', 'Only the buyer a lead was sold to returns it.')
     }
-    return changeAllowed(principal, true)
+    return stepAllowed(principal)
   }
 
   respond(principal: Principal) {
     if (principal.kind !== 'publisher') {
       return deny('publisher_only', "Only the lead's publisher answers a dispute.")
     }
-    return changeAllowed(principal, true)
+    return stepAllowed(principal)
   }
 
   decide(principal: Principal) {
     if (!principal.isOperator) {
       return deny('operator_only', 'Only the operator decides a dispute the rules did not.')
     }
-    return changeAllowed(principal, true)
+    return stepAllowed(principal)
   }
 
   withdraw(principal: Principal) {
     if (principal.kind !== 'buyer') {
       return deny('buyer_only', 'Only the buyer that opened a dispute withdraws it.')
     }
-    return changeAllowed(principal, true)
+    return stepAllowed(principal)
   }
+}
+
+/** A step changes a dispute of the credential's own environment: `submit`, live or sandbox. */
+function stepAllowed(principal: Principal) {
+  if (!principal.can('submit')) {
+    return deny('permission_missing', 'This credential lacks the "submit" permission.')
+  }
+  return true
 }

@@ -32,6 +32,7 @@ export function disputeSummaryToJson(dispute: DisputeRow, audience: LeadAudience
       : {}),
     reason: dispute.reason,
     status: dispute.status,
+    environment: dispute.environment,
     opened_at: iso(dispute.opened_at),
     respond_by: iso(dispute.respond_by),
     decide_by: iso(dispute.decide_by),

@@ -19,6 +19,7 @@ export function payoutToJson(payout: PayoutRow, lines?: PayoutLine[]) {
     reference: payout.reference,
     failure: payout.failure,
     lead_count: payout.lead_count,
+    environment: payout.environment,
     ...(lines ? { lines } : {}),
     created_at: iso(payout.created_at),
     paid_at: iso(payout.paid_at),

@@ -39,10 +39,11 @@ export const decideDisputeValidator = vine.create(
   })
 )
 
-/** `GET /v1/disputes`: a status; the operator's publisher and buyer; a page. */
+/** `GET /v1/disputes`: a status; an environment (the caller's by default); the operator's publisher and buyer; a page. */
 export const listDisputesValidator = vine.create(
   strictObject({
     status: vine.enum(DISPUTE_STATUSES).optional(),
+    environment: vine.enum(['live', 'sandbox'] as const).optional(),
     publisher_id: uuid().optional(),
     buyer_id: uuid().optional(),
     ...pagination,

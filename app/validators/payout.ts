@@ -19,19 +19,27 @@ const calendarDay = vine.createRule((value: unknown, _: undefined, field: FieldC
   }
 })
 
-/** POST /v1/payout-runs: every label unless one is named, each for its last full period unless one is named. */
+/** Which money: live (the default) or the sandbox's (docs/money.md, "Sandbox"). */
+const environment = () => vine.enum(['live', 'sandbox'] as const).optional()
+
+/**
+ * POST /v1/payout-runs: every label unless one is named, each for its last full period unless one
+ * is named, paying live sales unless the sandbox is named.
+ */
 export const createPayoutRunValidator = vine.create(
   strictObject({
     label: slug().optional(),
     period_end: vine.string().trim().maxLength(10).use(calendarDay()).optional(),
+    environment: environment(),
   })
 )
 
-/** GET /v1/payouts: the operator may name a publisher; anyone a status. */
+/** GET /v1/payouts: the operator may name a publisher; anyone a status and an environment. */
 export const listPayoutsValidator = vine.create(
   strictObject({
     publisher_id: uuid().optional(),
     status: vine.enum(PAYOUT_STATUSES).optional(),
+    environment: environment(),
     ...pagination,
   })
 )

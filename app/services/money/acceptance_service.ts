@@ -1,6 +1,7 @@
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { Environment } from '#auth/principal'
 import TenancyService from '#services/platform/tenancy_service'
 import OutboxService from '#services/webhooks/outbox_service'
 import AuditChainService, {
@@ -25,7 +26,9 @@ type LockedLead = {
  * Closes return windows: a sold lead whose window has passed with no open
  * dispute is final. Its amounts move from pending to payable, its trail
  * gets `sale.accepted`, and the buyer's endpoints get `payout.processed`
- * (kind `buyer_acceptance`), all in one transaction per publisher.
+ * (kind `buyer_acceptance`), all in one transaction per publisher. A
+ * sandbox sale becomes final the same way, on its sandbox accounts, trail
+ * and endpoints.
  */
 @inject()
 export default class AcceptanceService {
@@ -82,7 +85,7 @@ export default class AcceptanceService {
         input: {
           publisherId: sale.publisher_id,
           leadId: sale.lead_id,
-          environment: 'live' as const,
+          environment: sale.environment,
           entries: [
             {
               event: 'sale.accepted',
@@ -102,7 +105,8 @@ export default class AcceptanceService {
           publisherId: null,
           buyerId: sale.buyer_id,
           leadId: sale.lead_id,
-          environment: 'live' as const,
+          // A sandbox sale tells the buyer's sandbox endpoints only (docs/money.md, "Sandbox").
+          environment: sale.environment,
           data: {
             kind: 'buyer_acceptance',
             lead_id: sale.lead_id,
@@ -135,11 +139,10 @@ export default class AcceptanceService {
       ...trail.parts,
       events.insert,
       this.outbox.endpointsFor(
-        [...new Set(sales.map((sale) => sale.buyer_id))].map((buyerId) => ({
-          publisherId: null,
-          buyerId,
-          environment: 'live' as const,
-        }))
+        [...new Set(sales.map((sale) => `${sale.environment}/${sale.buyer_id}`))].map((key) => {
+          const [environment, buyerId] = key.split('/') as [Environment, string]
+          return { publisherId: null, buyerId, environment }
+        })
       ),
     ])
     await this.outbox.deliver(trx, events, endpoints as SubscribedEndpoint[])

@@ -2,6 +2,7 @@ import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type Principal from '#auth/principal'
+import type { Environment } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import AuditChainService, { type Verification } from '#services/audit/audit_chain_service'
 import ConsentEvidenceService, {
@@ -17,6 +18,7 @@ const NOBODY = '00000000-0000-0000-0000-000000000000'
 
 export type DisputeFilters = PageRequest & {
   status?: DisputeStatus
+  environment?: Environment
   publisher_id?: string
   buyer_id?: string
 }
@@ -40,8 +42,10 @@ export type DisputeDetail = {
 
 /**
  * Reading disputes for whoever asks: the operator all, a publisher those about its leads, a
- * buyer those it opened. Another owner's dispute answers 404. Sales, and so disputes, are live
- * only: a sandbox credential sees none.
+ * buyer those it opened. Another owner's dispute answers 404. The environment is a wall, as for
+ * leads: a publisher's or buyer's credential sees the disputes of its own environment only, a
+ * sandbox operator key sandbox ones only; the live operator reads any one by its id (it decides
+ * sandbox disputes too) and lists one environment at a time, live unless it asks.
  */
 @inject()
 export default class DisputeReader {
@@ -53,7 +57,9 @@ export default class DisputeReader {
 
   visible(principal: Principal) {
     const query = db.from('disputes').select('disputes.*')
-    if (principal.environment === 'sandbox') query.whereRaw('false')
+    if (!principal.isOperator || principal.environment === 'sandbox') {
+      query.where('environment', principal.environment)
+    }
     if (principal.kind === 'publisher') {
       query.where('publisher_id', principal.publisherId ?? NOBODY)
     } else if (principal.kind === 'buyer') {
@@ -72,7 +78,10 @@ export default class DisputeReader {
 
   /** Newest first. Who may filter by whom follows the leads' rules: only the operator names a buyer or a publisher. */
   async list(principal: Principal, filters: DisputeFilters) {
-    assertFiltersAllowed(principal, { buyer_id: filters.buyer_id })
+    assertFiltersAllowed(principal, {
+      buyer_id: filters.buyer_id,
+      environment: filters.environment,
+    })
     if (filters.publisher_id && !principal.isOperator) {
       assertFiltersAllowed(principal, { publisher: filters.publisher_id })
       if (filters.publisher_id !== principal.publisherId) {
@@ -80,6 +89,7 @@ export default class DisputeReader {
       }
     }
     const query = this.visible(principal)
+    query.where('environment', filters.environment ?? principal.environment)
     if (filters.status) query.where('status', filters.status)
     if (filters.publisher_id) query.where('publisher_id', filters.publisher_id)
     if (filters.buyer_id) query.where('buyer_id', filters.buyer_id)

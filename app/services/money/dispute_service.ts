@@ -120,6 +120,7 @@ export default class DisputeService {
           decided_by: null,
           withdrawn_at: null,
           updated_at: now,
+          environment: fact.environment,
         }
         const changes = new DisputeChanges(sale, dispute, true)
         if (input.details) changes.message('buyer', principal.actor, input.details, [], now)

@@ -1,5 +1,6 @@
 import { uuidv7 } from 'uuidv7'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
+import type { Environment } from '#auth/principal'
 import type AuditChainService from '#services/audit/audit_chain_service'
 import {
   CHAIN_HEAD_COLUMNS,
@@ -50,6 +51,8 @@ export type DisputeRow = {
   decided_by: string | null
   withdrawn_at: Date | null
   updated_at: Date
+  /** The sale's: a sandbox dispute moves sandbox money and tells sandbox endpoints only. */
+  environment: Environment
 }
 
 /** Who wrote a message of the thread. */
@@ -77,6 +80,7 @@ const DISPUTE_COLUMNS: Column[] = [
   ['decided_by', 'text'],
   ['withdrawn_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
+  ['environment', 'text'],
 ]
 const MESSAGE_COLUMNS: Column[] = [
   ['id', 'uuid'],
@@ -235,7 +239,7 @@ export class DisputeChanges {
         publisherId: audience === 'publisher' ? dispute.publisher_id : null,
         buyerId: audience === 'buyer' ? dispute.buyer_id : null,
         leadId: dispute.lead_id,
-        environment: 'live',
+        environment: dispute.environment,
         data: {
           dispute_id: dispute.id,
           lead_id: dispute.lead_id,
@@ -323,7 +327,7 @@ export class DisputeChanges {
         input: {
           publisherId: sale.fact.publisher_id,
           leadId: sale.fact.lead_id,
-          environment: 'live',
+          environment: sale.fact.environment,
           entries: this.entries,
         },
       },
@@ -335,8 +339,8 @@ export class DisputeChanges {
       ...trail.parts,
       events.insert,
       services.outbox.endpointsFor([
-        { publisherId: dispute.publisher_id, buyerId: null, environment: 'live' },
-        { publisherId: null, buyerId: dispute.buyer_id, environment: 'live' },
+        { publisherId: dispute.publisher_id, buyerId: null, environment: dispute.environment },
+        { publisherId: null, buyerId: dispute.buyer_id, environment: dispute.environment },
       ]),
     ])
     await services.outbox.deliver(trx, events, endpoints as SubscribedEndpoint[])

@@ -11,7 +11,7 @@ import { type Column, type Part, insertRows } from '#services/sql/insert_togethe
  * or statement ever reads it (docs/sandbox.md).
  */
 export function accountsOf(environment: Environment) {
-  const prefix = environment === 'sandbox' ? 'sandbox:' : ''
+  const prefix = accountPrefix(environment)
   return {
     publisherPending: (publisherId: string) => `${prefix}publisher:${publisherId}:pending`,
     publisherPayable: (publisherId: string) => `${prefix}publisher:${publisherId}:payable`,
@@ -24,6 +24,11 @@ export function accountsOf(environment: Environment) {
     /** The other side of a manual adjustment. */
     adjustments: `${prefix}operator:adjustments`,
   } as const
+}
+
+/** What an environment's account names begin with, for SQL that builds them per row. */
+export function accountPrefix(environment: Environment) {
+  return environment === 'sandbox' ? 'sandbox:' : ''
 }
 
 /** The live accounts: every balance a report, payout or statement reads unless it says sandbox. */
@@ -103,13 +108,13 @@ const saleContext = (sale: Sale) => ({
 
 /** A match: the buyer owes the price, the platform owes the publisher its payout and keeps the rest; all pending. */
 export function saleMovement(sale: Sale) {
-  const account = accountsOf(sale.environment)
+  const accounts = accountsOf(sale.environment)
   return movement(
     'sale',
     [
-      [account.buyerPending(sale.buyerId), sale.priceCents],
-      [account.publisherPending(sale.publisherId), -sale.payoutCents],
-      [account.marginPending, sale.payoutCents - sale.priceCents],
+      [accounts.buyerPending(sale.buyerId), sale.priceCents],
+      [accounts.publisherPending(sale.publisherId), -sale.payoutCents],
+      [accounts.marginPending, sale.payoutCents - sale.priceCents],
     ],
     saleContext(sale)
   )
@@ -117,16 +122,16 @@ export function saleMovement(sale: Sale) {
 
 /** The return window closed without a dispute: the sale is final, its amounts payable. */
 export function acceptanceMovement(sale: Sale) {
-  const account = accountsOf(sale.environment)
+  const accounts = accountsOf(sale.environment)
   return movement(
     'acceptance',
     [
-      [account.buyerPending(sale.buyerId), -sale.priceCents],
-      [account.buyerPayable(sale.buyerId), sale.priceCents],
-      [account.publisherPending(sale.publisherId), sale.payoutCents],
-      [account.publisherPayable(sale.publisherId), -sale.payoutCents],
-      [account.marginPending, sale.priceCents - sale.payoutCents],
-      [account.marginEarned, sale.payoutCents - sale.priceCents],
+      [accounts.buyerPending(sale.buyerId), -sale.priceCents],
+      [accounts.buyerPayable(sale.buyerId), sale.priceCents],
+      [accounts.publisherPending(sale.publisherId), sale.payoutCents],
+      [accounts.publisherPayable(sale.publisherId), -sale.payoutCents],
+      [accounts.marginPending, sale.priceCents - sale.payoutCents],
+      [accounts.marginEarned, sale.payoutCents - sale.priceCents],
     ],
     saleContext(sale)
   )
@@ -138,21 +143,24 @@ export function acceptanceMovement(sale: Sale) {
  */
 export function returnMovement(sale: Sale, from: 'pending' | 'payable') {
   const pending = from === 'pending'
-  const account = accountsOf(sale.environment)
+  const accounts = accountsOf(sale.environment)
   return movement(
     pending ? 'return' : 'clawback',
     [
       [
-        pending ? account.buyerPending(sale.buyerId) : account.buyerPayable(sale.buyerId),
+        pending ? accounts.buyerPending(sale.buyerId) : accounts.buyerPayable(sale.buyerId),
         -sale.priceCents,
       ],
       [
         pending
-          ? account.publisherPending(sale.publisherId)
-          : account.publisherPayable(sale.publisherId),
+          ? accounts.publisherPending(sale.publisherId)
+          : accounts.publisherPayable(sale.publisherId),
         sale.payoutCents,
       ],
-      [pending ? account.marginPending : account.marginEarned, sale.priceCents - sale.payoutCents],
+      [
+        pending ? accounts.marginPending : accounts.marginEarned,
+        sale.priceCents - sale.payoutCents,
+      ],
     ],
     saleContext(sale)
   )

@@ -1,6 +1,7 @@
 import { uuidv7 } from 'uuidv7'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
-import { account } from '#services/money/ledger'
+import type { Environment } from '#auth/principal'
+import { accountsOf } from '#services/money/ledger'
 import { type IsoDate, dayAfter, periodBoundary } from '#services/money/payout_period'
 import {
   type Column,
@@ -32,6 +33,8 @@ export type PayoutTarget = {
   labelId: string | null
   periodEnd: IsoDate
   minimumCents: number
+  /** Whose money: live sales from the live accounts, or the sandbox's from its own. */
+  environment: Environment
 }
 
 const PAYOUT_COLUMNS: Column[] = [
@@ -46,6 +49,7 @@ const PAYOUT_COLUMNS: Column[] = [
   ['status', 'text'],
   ['created_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
+  ['environment', 'text'],
 ]
 const LINE_COLUMNS: Column[] = [
   ['payout_id', 'uuid'],
@@ -69,10 +73,11 @@ const sumOf = (rows: Sums, currency: string) =>
  * a payout is paid) and has no earning line on an open payout. A payout takes a sale by listing
  * it (`payout_lines`), not by writing its facts: an insert at the end of a small table, where
  * marking a million facts would rewrite every index of `lead_facts` (the payout run's benchmark).
+ * One environment's: a live payout never takes a sandbox sale, nor a sandbox payout a live one.
  */
 const FREE_SALES = `SELECT f.lead_id, f.currency, f.payout_cents, f.settles_at < ? AS due
    FROM public.lead_facts f
-  WHERE f.publisher_id = ? AND f.settlement = 'payable' AND f.payout_id IS NULL
+  WHERE f.publisher_id = ? AND f.environment = ? AND f.settlement = 'payable' AND f.payout_id IS NULL
     AND NOT EXISTS (SELECT 1 FROM public.payout_lines l JOIN public.payouts p ON p.id = l.payout_id
                      WHERE p.publisher_id = f.publisher_id AND p.status = ANY(?::text[])
                        AND l.kind = 'earning' AND l.lead_id = f.lead_id)`
@@ -140,6 +145,7 @@ export async function makePayouts(target: PayoutTarget, now: Date): Promise<Made
         status: 'scheduled',
         created_at: now,
         updated_at: now,
+        environment: target.environment,
       }
       await insertTogether(trx, writes(payout, taking, lines))
       made.push({
@@ -158,8 +164,9 @@ type FreeSale = { lead_id: string; currency: string; payout_cents: number; due: 
 
 /** Everything the amount depends on, read in one statement (one snapshot). */
 async function readState(trx: TransactionClientContract, target: PayoutTarget) {
-  const payable = account.publisherPayable(target.publisherId)
+  const payable = accountsOf(target.environment).publisherPayable(target.publisherId)
   const id = target.publisherId
+  const environment = target.environment
   const open = [...OPEN_PAYOUT_STATUSES]
   const [balances, held, free, clawed, netted, previous, taken] = await selectTogether(trx, [
     rawPart(
@@ -173,10 +180,15 @@ async function readState(trx: TransactionClientContract, target: PayoutTarget) {
     ),
     rawPart(
       `SELECT currency, sum(amount_cents)::bigint AS cents FROM public.payouts
-        WHERE publisher_id = ? AND status = ANY(?::text[]) GROUP BY currency`,
-      [id, open]
+        WHERE publisher_id = ? AND environment = ? AND status = ANY(?::text[]) GROUP BY currency`,
+      [id, environment, open]
     ),
-    rawPart(`${FREE_SALES} ORDER BY f.lead_id`, [periodBoundary(target.periodEnd), id, open]),
+    rawPart(`${FREE_SALES} ORDER BY f.lead_id`, [
+      periodBoundary(target.periodEnd),
+      id,
+      environment,
+      open,
+    ]),
     // Returned after they were final: netted once a payout paid (or holds) their earning.
     rawPart(
       `SELECT e.lead_id, e.currency, sum(e.amount_cents)::bigint AS cents,
@@ -192,19 +204,21 @@ async function readState(trx: TransactionClientContract, target: PayoutTarget) {
     rawPart(
       `SELECT l.lead_id, p.currency, sum(l.amount_cents)::bigint AS cents
          FROM public.payouts p JOIN public.payout_lines l ON l.payout_id = p.id AND l.kind = 'clawback'
-        WHERE p.publisher_id = ? AND p.status <> 'failed'
+        WHERE p.publisher_id = ? AND p.environment = ? AND p.status <> 'failed'
         GROUP BY l.lead_id, p.currency`,
-      [id]
+      [id, environment]
     ),
     rawPart(
       `SELECT currency, max(period_end)::text AS period_end FROM public.payouts
-        WHERE publisher_id = ? AND status <> 'failed' AND period_end < ?::date GROUP BY currency`,
-      [id, target.periodEnd]
+        WHERE publisher_id = ? AND environment = ? AND status <> 'failed' AND period_end < ?::date
+        GROUP BY currency`,
+      [id, environment, target.periodEnd]
     ),
-    rawPart(`SELECT currency FROM public.payouts WHERE publisher_id = ? AND period_end = ?::date`, [
-      id,
-      target.periodEnd,
-    ]),
+    rawPart(
+      `SELECT currency FROM public.payouts
+        WHERE publisher_id = ? AND environment = ? AND period_end = ?::date`,
+      [id, environment, target.periodEnd]
+    ),
   ])
   const currencies = new Set<string>(
     [...free, ...balances, ...held].map((row) => String(row.currency).trim())

@@ -6,9 +6,11 @@ import locks from '@adonisjs/lock/services/main'
 import { uuidv7 } from 'uuidv7'
 import moneyConfig from '#config/money'
 import type Principal from '#auth/principal'
+import type { Environment } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import AccessLogService from '#services/access/access_log_service'
 import { SETTLEMENT_ACTOR } from '#services/money/acceptance_service'
+import { accountPrefix } from '#services/money/ledger'
 import { type MadePayout, OPEN_PAYOUT_STATUSES, makePayouts } from '#services/money/payout_maker'
 import { type IsoDate, lastFullPeriodEnd, todayUtc } from '#services/money/payout_period'
 import type { SettlementPolicy } from '#services/money/settlement_policy_service'
@@ -28,11 +30,16 @@ type Group = {
   minimumCents: number
 }
 
-export type PayoutRunInput = { label?: string; period_end?: IsoDate }
+export type PayoutRunInput = { label?: string; period_end?: IsoDate; environment?: Environment }
+
+/** Every environment the settlement clock pays on schedule: the sandbox behaves like live. */
+export const ENVIRONMENTS: readonly Environment[] = ['live', 'sandbox']
 
 export type GroupRun = {
   id: string
   label: string | null
+  /** Whose money the run paid: live sales, or the sandbox's. */
+  environment: Environment
   period_end: IsoDate
   /** Publishers whose payable balance, net of open payouts, reached the minimum. */
   publishers: number
@@ -45,7 +52,8 @@ export type GroupRun = {
  * currency of what it is owed (`payout_maker.ts`). One run at a time
  * (`@adonisjs/lock`); a second one asked for meanwhile is refused (409),
  * and the settlement clock simply skips its turn. Idempotent per publisher
- * and period: running again creates nothing new.
+ * and period: running again creates nothing new. A run pays one environment:
+ * live unless the operator names the sandbox; the clock runs both.
  */
 @inject()
 export default class PayoutRunService {
@@ -68,10 +76,12 @@ export default class PayoutRunService {
         { field: 'label', code: 'exists', message: `No label with slug "${input.label}".` },
       ])
     }
+    const environment = input.environment ?? 'live'
     const [ran, runs] = await locks.createLock(PAYOUT_RUN_LOCK, PAYOUT_RUN_TTL).runImmediately(() =>
       this.runGroups(
         groups.map((group) => ({
           group,
+          environment,
           periodEnd: input.period_end ?? lastFullPeriodEnd(group.schedule, now),
         })),
         { trigger: 'api', actor: principal.actor },
@@ -90,29 +100,43 @@ export default class PayoutRunService {
       principal.actor,
       'payout_run.created',
       { type: 'payout_run', id: runs[0].id },
-      { details: { label: input.label ?? null, period_end: input.period_end ?? null, payouts } }
+      {
+        details: {
+          label: input.label ?? null,
+          period_end: input.period_end ?? null,
+          environment,
+          payouts,
+        },
+      }
     )
     return { runs, payouts }
   }
 
   /**
    * The settlement clock's step: each label whose last period has ended and
-   * was not run yet is run once. Cheap when there is nothing to do (one
-   * read of the labels and one of the runs); skipped while another run holds
-   * the lock (the next tick tries again).
+   * was not run yet is run once, live and sandbox alike. Cheap when there is
+   * nothing to do (one read of the labels and one of the runs); skipped while
+   * another run holds the lock (the next tick tries again).
    */
   async runDue(now = new Date()) {
     const groups = await this.groups()
-    const due = groups.map((group) => ({
-      group,
-      periodEnd: lastFullPeriodEnd(group.schedule, now),
-    }))
+    const due = ENVIRONMENTS.flatMap((environment) =>
+      groups.map((group) => ({
+        group,
+        environment,
+        periodEnd: lastFullPeriodEnd(group.schedule, now),
+      }))
+    )
     const done = await db
       .from('payout_runs')
       .whereIn('period_end', [...new Set(due.map((item) => item.periodEnd))])
-      .select('label_id', db.raw('period_end::text AS period_end'))
-    const ran = new Set(done.map((row) => `${row.label_id}/${row.period_end}`))
-    const pending = due.filter((item) => !ran.has(`${item.group.labelId}/${item.periodEnd}`))
+      .select('label_id', 'environment', db.raw('period_end::text AS period_end'))
+    const key = (labelId: string | null, environment: string, periodEnd: string) =>
+      `${labelId}/${environment}/${periodEnd}`
+    const ran = new Set(done.map((row) => key(row.label_id, row.environment, row.period_end)))
+    const pending = due.filter(
+      (item) => !ran.has(key(item.group.labelId, item.environment, item.periodEnd))
+    )
     if (pending.length === 0) return []
     const [acquired, runs] = await locks
       .createLock(PAYOUT_RUN_LOCK, PAYOUT_RUN_TTL)
@@ -123,14 +147,14 @@ export default class PayoutRunService {
   }
 
   private async runGroups(
-    items: { group: Group; periodEnd: IsoDate }[],
+    items: { group: Group; environment: Environment; periodEnd: IsoDate }[],
     by: { trigger: 'api' | 'schedule'; actor: string },
     now: Date
   ) {
     const runs: GroupRun[] = []
-    for (const { group, periodEnd } of items) {
+    for (const { group, environment, periodEnd } of items) {
       const startedAt = new Date()
-      const publishers = await this.candidates(group, periodEnd)
+      const publishers = await this.candidates(group, environment, periodEnd)
       const made = await inPool(publishers, PAYOUT_CONCURRENCY, (publisherId) =>
         makePayouts(
           {
@@ -138,14 +162,16 @@ export default class PayoutRunService {
             labelId: group.labelId,
             periodEnd,
             minimumCents: group.minimumCents,
+            environment,
           },
           now
         )
       )
-      const run = summary(group, periodEnd, publishers.length, made.flat())
+      const run = summary(group, environment, periodEnd, publishers.length, made.flat())
       await db.table('payout_runs').insert({
         id: run.id,
         label_id: group.labelId,
+        environment,
         period_end: periodEnd,
         trigger: by.trigger,
         actor: by.actor,
@@ -157,7 +183,7 @@ export default class PayoutRunService {
       })
       if (run.payouts > 0) {
         logger.info(
-          { label: group.labelSlug, periodEnd, payouts: run.payouts },
+          { label: group.labelSlug, environment, periodEnd, payouts: run.payouts },
           'payout run: payouts created'
         )
       }
@@ -198,12 +224,17 @@ export default class PayoutRunService {
    * their payable balance, less their open payouts, reaches the minimum in
    * some currency, and they have none for that period and currency yet. One
    * set-based read; each publisher's exact amount is decided in its own
-   * transaction (a period's cut-off can only lower it).
+   * transaction (a period's cut-off can only lower it). One environment's
+   * accounts and payouts.
    */
-  private async candidates(group: Group, periodEnd: IsoDate): Promise<string[]> {
+  private async candidates(
+    group: Group,
+    environment: Environment,
+    periodEnd: IsoDate
+  ): Promise<string[]> {
     const result = await db.rawQuery(
       `WITH pubs AS (
-         SELECT id, 'publisher:' || id || ':payable' AS account FROM publishers
+         SELECT id, ? || 'publisher:' || id || ':payable' AS account FROM publishers
           WHERE ${group.labelId ? 'label_id = ?' : 'label_id IS NULL'}
        ), owed AS (
          SELECT p.id, t.currency, -sum(t.cents) AS cents FROM pubs p
@@ -218,27 +249,37 @@ export default class PayoutRunService {
        ), open AS (
          SELECT o.publisher_id AS id, o.currency::text AS currency, sum(o.amount_cents) AS cents
            FROM payouts o JOIN pubs p ON p.id = o.publisher_id
-          WHERE o.status = ANY(?::text[])
+          WHERE o.status = ANY(?::text[]) AND o.environment = ?
           GROUP BY 1, 2
        )
        SELECT DISTINCT owed.id FROM owed
          LEFT JOIN open ON open.id = owed.id AND open.currency = owed.currency
         WHERE owed.cents - coalesce(open.cents, 0) >= ?
           AND NOT EXISTS (SELECT 1 FROM payouts x WHERE x.publisher_id = owed.id
-                            AND x.period_end = ?::date AND x.currency = owed.currency)
+                            AND x.period_end = ?::date AND x.currency = owed.currency
+                            AND x.environment = ?)
         ORDER BY owed.id`,
       [
+        accountPrefix(environment),
         ...(group.labelId ? [group.labelId] : []),
         [...OPEN_PAYOUT_STATUSES],
+        environment,
         Math.max(1, group.minimumCents),
         periodEnd,
+        environment,
       ]
     )
     return result.rows.map((row: { id: string }) => row.id)
   }
 }
 
-function summary(group: Group, periodEnd: IsoDate, publishers: number, made: MadePayout[]) {
+function summary(
+  group: Group,
+  environment: Environment,
+  periodEnd: IsoDate,
+  publishers: number,
+  made: MadePayout[]
+) {
   const totals = new Map<string, { currency: string; payouts: number; amount_cents: number }>()
   for (const payout of made) {
     const total = totals.get(payout.currency) ?? {
@@ -253,6 +294,7 @@ function summary(group: Group, periodEnd: IsoDate, publishers: number, made: Mad
   return {
     id: uuidv7(),
     label: group.labelSlug,
+    environment,
     period_end: periodEnd,
     publishers,
     payouts: made.length,

@@ -3,13 +3,15 @@ import db from '@adonisjs/lucid/services/db'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
+import type { Environment } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import AccessLogService from '#services/access/access_log_service'
 import AuditChainService, {
   CHAIN_HEAD_COLUMNS,
   chainHeadOf,
 } from '#services/audit/audit_chain_service'
-import { account, ledgerInsert, movement } from '#services/money/ledger'
+import { accountsOf, ledgerInsert, movement } from '#services/money/ledger'
+import { assertFiltersAllowed } from '#services/leads/lead_service'
 import { OPEN_PAYOUT_STATUSES, type PayoutLine } from '#services/money/payout_maker'
 import TenancyService from '#services/platform/tenancy_service'
 import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
@@ -36,9 +38,15 @@ export type PayoutRow = {
   created_at: Date
   updated_at: Date
   paid_at: Date | null
+  /** Whose money it pays: live sales, or the sandbox's (sandbox accounts, sandbox endpoints). */
+  environment: Environment
 }
 
-export type PayoutFilters = PageRequest & { publisher_id?: string; status?: PayoutStatus }
+export type PayoutFilters = PageRequest & {
+  publisher_id?: string
+  status?: PayoutStatus
+  environment?: Environment
+}
 
 /** Leads paid out per statement: the audit entries of a chunk stay well below Postgres's 65,535 bindings. */
 const CHUNK = 1000
@@ -60,6 +68,7 @@ const COLUMNS = [
   'created_at',
   'updated_at',
   'paid_at',
+  'environment',
 ]
 
 function rowOf(row: Record<string, any>): PayoutRow {
@@ -85,17 +94,24 @@ export default class PayoutService {
     protected accessLog: AccessLogService
   ) {}
 
+  /**
+   * The environment is a wall: a publisher's credential sees the payouts of its own environment,
+   * a sandbox operator key sandbox ones; the live operator reads (and marks) any one by its id.
+   */
   private visible(principal: Principal) {
     const query = db.from('payouts').select(COLUMNS)
     if (!principal.isOperator) query.where('publisher_id', principal.publisherId ?? NOBODY)
-    // Money is live only: a sandbox credential sees no payouts.
-    if (principal.environment === 'sandbox') query.whereRaw('false')
+    if (!principal.isOperator || principal.environment === 'sandbox') {
+      query.where('environment', principal.environment)
+    }
     return query
   }
 
-  /** Newest first; the operator may name a publisher, anyone a status. */
+  /** Newest first, one environment at a time (the caller's unless the operator asks); the operator may name a publisher, anyone a status. */
   async list(principal: Principal, filters: PayoutFilters) {
+    assertFiltersAllowed(principal, { environment: filters.environment })
     const query = this.visible(principal)
+    query.where('environment', filters.environment ?? principal.environment)
     if (filters.publisher_id) query.where('publisher_id', filters.publisher_id)
     if (filters.status) query.where('status', filters.status)
     const page = await paginate(query, filters)
@@ -140,6 +156,8 @@ export default class PayoutService {
       for (let start = 0; start < ids.length; start += CHUNK) {
         paid += await this.payLeads(trx, principal, payout, ids.slice(start, start + CHUNK), now)
       }
+      // A sandbox payout leaves the sandbox's cash: no live balance moves.
+      const account = accountsOf(payout.environment)
       const ledger = movement(
         'payout',
         [
@@ -155,7 +173,7 @@ export default class PayoutService {
             publisherId: payout.publisher_id,
             buyerId: null,
             leadId: null,
-            environment: 'live',
+            environment: payout.environment,
             data: {
               kind: 'publisher_payout',
               payout_id: payout.id,
@@ -181,7 +199,7 @@ export default class PayoutService {
         ),
         events.insert,
         this.outbox.endpointsFor([
-          { publisherId: payout.publisher_id, buyerId: null, environment: 'live' },
+          { publisherId: payout.publisher_id, buyerId: null, environment: payout.environment },
         ]),
       ])
       await this.outbox.deliver(trx, events, endpoints as SubscribedEndpoint[])
@@ -190,7 +208,12 @@ export default class PayoutService {
         'payout.paid',
         { type: 'payout', id, publisherId: payout.publisher_id },
         {
-          details: { amount_cents: payout.amount_cents, currency: payout.currency, leads: paid },
+          details: {
+            amount_cents: payout.amount_cents,
+            currency: payout.currency,
+            environment: payout.environment,
+            leads: paid,
+          },
           trx,
         }
       )
@@ -217,7 +240,14 @@ export default class PayoutService {
         principal.actor,
         'payout.failed',
         { type: 'payout', id, publisherId: payout.publisher_id },
-        { details: { amount_cents: payout.amount_cents, currency: payout.currency }, trx }
+        {
+          details: {
+            amount_cents: payout.amount_cents,
+            currency: payout.currency,
+            environment: payout.environment,
+          },
+          trx,
+        }
       )
     })
     return this.find(principal, id)
@@ -233,7 +263,7 @@ export default class PayoutService {
   private async lockOpen(trx: TransactionClientContract, id: string) {
     const locked = await trx.rawQuery(
       `SELECT id, publisher_id, currency, period_start::text AS period_start,
-              period_end::text AS period_end, amount_cents, lead_count, status
+              period_end::text AS period_end, amount_cents, lead_count, status, environment
          FROM public.payouts WHERE id = ? FOR UPDATE`,
       [id]
     )
@@ -287,7 +317,7 @@ export default class PayoutService {
         input: {
           publisherId: payout.publisher_id,
           leadId,
-          environment: 'live' as const,
+          environment: payout.environment,
           entries: [
             {
               event: 'lead.paid_out',

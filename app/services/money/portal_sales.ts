@@ -2,6 +2,7 @@ import { Readable } from 'node:stream'
 import { stringify } from 'csv-stringify'
 import db from '@adonisjs/lucid/services/db'
 import type Principal from '#auth/principal'
+import type { Environment } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import { DISPUTE_REASONS, type DisputeStatus, OPEN_STATUSES } from '#services/money/dispute_rules'
 
@@ -32,6 +33,7 @@ export async function returnWindowOf(principal: Principal, leadId: string, now =
       .from('disputes')
       .where('lead_id', leadId)
       .where('buyer_id', buyerId)
+      .where('environment', principal.environment)
       .orderBy('id', 'desc')
       .select('id', 'status')
       .first(),
@@ -47,11 +49,16 @@ export async function returnWindowOf(principal: Principal, leadId: string, now =
   }
 }
 
-/** How many disputes wait for this publisher's answer: open, and its deadline still ahead. */
-export async function disputesAwaitingAnswer(publisherId: string, now = new Date()) {
+/** How many disputes wait for this publisher's answer in one environment: open, and its deadline still ahead. */
+export async function disputesAwaitingAnswer(
+  publisherId: string,
+  now = new Date(),
+  environment: Environment = 'live'
+) {
   const row = await db
     .from('disputes')
     .where('publisher_id', publisherId)
+    .where('environment', environment)
     .where('status', 'open')
     .where('respond_by', '>', now)
     .count('* as waiting')

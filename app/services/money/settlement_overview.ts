@@ -1,7 +1,8 @@
 import db from '@adonisjs/lucid/services/db'
 import type Principal from '#auth/principal'
+import type { Environment } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
-import { account, balancesOf } from '#services/money/ledger'
+import { accountPrefix, accountsOf, balancesOf } from '#services/money/ledger'
 import { OPEN_STATUSES } from '#services/money/dispute_rules'
 import { OPEN_PAYOUT_STATUSES } from '#services/money/payout_maker'
 import { DEFAULT_PAGE_SIZE, encodeCursor } from '#services/sql/cursor_pagination'
@@ -55,30 +56,42 @@ export type OverviewRow = {
 }
 
 /**
- * The key each sort orders by, per publisher `p`. Money sorts add up cents
- * whatever the currency: a label has one currency, so its publishers compare.
+ * The key each sort orders by, per publisher `p`, in one environment (bound as `?`, the ledger
+ * accounts' prefix as the first). Money sorts add up cents whatever the currency: a label has one
+ * currency, so its publishers compare.
  */
 const balanceOf = (kind: 'pending' | 'payable') => `(
   SELECT -coalesce(sum(t.cents), 0) FROM (
     SELECT b.balance_cents AS cents FROM ledger_balances b
-     WHERE b.account = 'publisher:' || p.id || ':${kind}'
+     WHERE b.account = ? || 'publisher:' || p.id || ':${kind}'
     UNION ALL
     SELECT e.amount_cents FROM ledger_entries e, ledger_folds f
-     WHERE e.account = 'publisher:' || p.id || ':${kind}' AND e.xid >= f.folded_below
+     WHERE e.account = ? || 'publisher:' || p.id || ':${kind}' AND e.xid >= f.folded_below
   ) t)`
 const SORT_KEYS: Record<Exclude<OverviewSort, 'name'>, string> = {
   pending: balanceOf('pending'),
   payable: balanceOf('payable'),
   paid: `(SELECT coalesce(sum(o.amount_cents), 0) FROM payouts o
-           WHERE o.publisher_id = p.id AND o.status = 'paid')`,
+           WHERE o.publisher_id = p.id AND o.status = 'paid' AND o.environment = ?)`,
   accepted: `(SELECT count(*) FROM lead_facts f
-               WHERE f.publisher_id = p.id AND f.settlement IS NOT NULL AND f.settlement <> 'returned')`,
+               WHERE f.publisher_id = p.id AND f.settlement IS NOT NULL AND f.settlement <> 'returned'
+                 AND f.environment = ?)`,
   returned: `(SELECT count(*) FROM lead_facts f
-               WHERE f.publisher_id = p.id AND f.settlement = 'returned')`,
+               WHERE f.publisher_id = p.id AND f.settlement = 'returned' AND f.environment = ?)`,
   open_disputes: `(SELECT count(*) FROM disputes d
-                    WHERE d.publisher_id = p.id AND d.status = ANY('{${OPEN_STATUSES.join(',')}}'::text[]))`,
+                    WHERE d.publisher_id = p.id AND d.status = ANY('{${OPEN_STATUSES.join(',')}}'::text[])
+                      AND d.environment = ?)`,
   margin: `(SELECT coalesce(sum(f.price_cents - f.payout_cents), 0) FROM lead_facts f
-             WHERE f.publisher_id = p.id AND f.settlement IS NOT NULL AND f.settlement <> 'returned')`,
+             WHERE f.publisher_id = p.id AND f.settlement IS NOT NULL AND f.settlement <> 'returned'
+               AND f.environment = ?)`,
+}
+
+/** The bindings of a sort key: the accounts' prefix twice for a balance, else the environment. */
+function sortBindings(sort: Exclude<OverviewSort, 'name'>, environment: Environment) {
+  if (sort === 'pending' || sort === 'payable') {
+    return [accountPrefix(environment), accountPrefix(environment)]
+  }
+  return [environment]
 }
 
 /** Names sort as people read them ("alpha" before "Bravo" before "Émile"). */
@@ -107,7 +120,9 @@ export async function settlementOverview(principal: Principal, request: Overview
     .select('p.id', 'p.name', 'p.slug', 'l.slug as label_slug', 'l.name as label_name')
   if (request.label) query.where('l.slug', request.label)
   const direction = descending ? 'desc' : 'asc'
-  if (sort !== 'name') query.orderByRaw(`${SORT_KEYS[sort]} ${direction}`)
+  if (sort !== 'name') {
+    query.orderByRaw(`${SORT_KEYS[sort]} ${direction}`, sortBindings(sort, principal.environment))
+  }
   query
     .orderByRaw(`${BY_NAME} ${sort === 'name' ? direction : 'asc'}`)
     .orderBy('p.id', 'asc')
@@ -115,7 +130,10 @@ export async function settlementOverview(principal: Principal, request: Overview
     .limit(limit + 1)
   const rows = await query
   const onPage = rows.slice(0, limit)
-  const figures = await figuresOf(onPage.map((row) => row.id))
+  const figures = await figuresOf(
+    onPage.map((row) => row.id),
+    principal.environment
+  )
   return {
     data: onPage.map((row): OverviewRow => ({
       publisher_id: row.id,
@@ -135,10 +153,13 @@ export async function settlementOverview(principal: Principal, request: Overview
  */
 export async function settlementTotals(principal: Principal) {
   if (!principal.isOperator) throw ApiProblem.notFound('publisher')
+  const environment = principal.environment
+  const account = accountsOf(environment)
   const [balances, disputes, payouts] = await Promise.all([
     balancesOf(db.connection(), [account.marginPending, account.marginEarned]),
     db
       .from('disputes')
+      .where('environment', environment)
       .whereIn('status', [...OPEN_STATUSES])
       .select(
         db.raw(`count(*) FILTER (WHERE status = 'open')::int AS open`),
@@ -147,6 +168,7 @@ export async function settlementTotals(principal: Principal) {
       .first(),
     db
       .from('payouts')
+      .where('environment', environment)
       .whereIn('status', [...OPEN_PAYOUT_STATUSES])
       .groupBy('currency')
       .orderBy('currency')
@@ -181,7 +203,11 @@ type Volume = Pick<
 >
 
 /** The figures of some publishers: four set-based reads and one of the ledger, whatever their number. */
-async function figuresOf(publisherIds: string[]): Promise<Map<string, Volume>> {
+async function figuresOf(
+  publisherIds: string[],
+  environment: Environment
+): Promise<Map<string, Volume>> {
+  const account = accountsOf(environment)
   const result = new Map<string, Volume>(
     publisherIds.map((id) => [
       id,
@@ -197,6 +223,7 @@ async function figuresOf(publisherIds: string[]): Promise<Map<string, Volume>> {
     db
       .from('lead_facts')
       .whereIn('publisher_id', publisherIds)
+      .where('environment', environment)
       .whereNotNull('settlement')
       .groupBy('publisher_id', 'currency')
       .select(
@@ -214,12 +241,14 @@ async function figuresOf(publisherIds: string[]): Promise<Map<string, Volume>> {
     db
       .from('payouts')
       .whereIn('publisher_id', publisherIds)
+      .where('environment', environment)
       .where('status', 'paid')
       .groupBy('publisher_id', 'currency')
       .select('publisher_id', 'currency', db.raw('sum(amount_cents)::bigint AS cents')),
     db
       .from('disputes')
       .whereIn('publisher_id', publisherIds)
+      .where('environment', environment)
       .whereIn('status', [...OPEN_STATUSES])
       .groupBy('publisher_id')
       .select('publisher_id', db.raw('count(*)::int AS open')),

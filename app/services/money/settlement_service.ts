@@ -3,8 +3,9 @@ import db from '@adonisjs/lucid/services/db'
 import { DateTime } from 'luxon'
 import Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
+import type { Environment } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
-import { account, balancesOf } from '#services/money/ledger'
+import { accountsOf, balancesOf } from '#services/money/ledger'
 import { type SettlementPolicy, policyForLabel } from '#services/money/settlement_policy_service'
 
 export type CurrencyFigures = {
@@ -29,7 +30,9 @@ export function nextPayoutDate(policy: SettlementPolicy, now = DateTime.utc()) {
 /**
  * A publisher's money as it stands: pending, payable and paid amounts per
  * currency (from the ledger, exactly), accepted and returned volume, open
- * disputes and the next payout. What it earns, never what buyers pay.
+ * disputes and the next payout. What it earns, never what buyers pay. One
+ * environment at a time: a sandbox sale never moves a live figure, and a
+ * sandbox credential reads the sandbox's figures (docs/money.md, "Sandbox").
  */
 @inject()
 export default class SettlementService {
@@ -54,7 +57,8 @@ export default class SettlementService {
     return publisher
   }
 
-  async settlementOf(publisher: Publisher) {
+  async settlementOf(publisher: Publisher, environment: Environment = 'live') {
+    const account = accountsOf(environment)
     const pending = account.publisherPending(publisher.id)
     const payable = account.publisherPayable(publisher.id)
     const [balances, paid, volume, disputes, policy] = await Promise.all([
@@ -62,12 +66,14 @@ export default class SettlementService {
       db
         .from('payouts')
         .where('publisher_id', publisher.id)
+        .where('environment', environment)
         .where('status', 'paid')
         .groupBy('currency')
         .select('currency', db.raw('sum(amount_cents)::bigint AS cents')),
       db
         .from('lead_facts')
         .where('publisher_id', publisher.id)
+        .where('environment', environment)
         .whereNotNull('settlement')
         .select(
           db.raw(`count(*) FILTER (WHERE settlement <> 'returned')::int AS accepted`),
@@ -77,6 +83,7 @@ export default class SettlementService {
       db
         .from('disputes')
         .where('publisher_id', publisher.id)
+        .where('environment', environment)
         .whereIn('status', ['open', 'responded'])
         .count('* as open')
         .first(),

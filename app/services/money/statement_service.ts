@@ -6,7 +6,7 @@ import Buyer from '#models/buyer'
 import type { Environment } from '#auth/principal'
 import type Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
-import { account } from '#services/money/ledger'
+import { accountsOf } from '#services/money/ledger'
 
 export type StatementPeriod = { from?: Date; to?: Date }
 
@@ -60,16 +60,14 @@ export default class StatementService {
     return { from, to }
   }
 
-  /** Money is live only: a sandbox credential's statement has no lines. */
+  /** One environment's: a sandbox key reads its sandbox purchases, a live one never sees them. */
   async statement(
     buyer: Buyer,
     period: { from: Date; to: Date },
     environment: Environment = 'live'
   ) {
     const lines: StatementLine[] = []
-    if (environment === 'live') {
-      for await (const page of this.pages(buyer, period)) lines.push(...page)
-    }
+    for await (const page of this.pages(buyer, period, environment)) lines.push(...page)
     const totals = new Map<string, Totals>()
     for (const line of lines) {
       const total = totals.get(line.currency) ?? {
@@ -107,10 +105,9 @@ export default class StatementService {
    * same (negative amounts stay numbers).
    */
   csv(buyer: Buyer, period: { from: Date; to: Date }, environment: Environment = 'live'): Readable {
-    const pages = environment === 'live' ? this.pages(buyer, period) : null
+    const pages = this.pages(buyer, period, environment)
     async function* records() {
       yield ['booked_at', 'lead_id', 'kind', 'amount_cents', 'currency']
-      if (!pages) return
       for await (const page of pages) {
         for (const line of page) {
           yield [line.booked_at, line.lead_id, line.kind, line.amount_cents, line.currency]
@@ -120,8 +117,9 @@ export default class StatementService {
     return Readable.from(records()).pipe(stringify({ escape_formulas: true }))
   }
 
-  /** The buyer's sales and returns booked in the period, oldest first, by ledger id. */
-  private async *pages(buyer: Buyer, period: { from: Date; to: Date }) {
+  /** The buyer's sales and returns booked in the period, oldest first, by ledger id; one environment's accounts. */
+  private async *pages(buyer: Buyer, period: { from: Date; to: Date }, environment: Environment) {
+    const account = accountsOf(environment)
     const accounts = [account.buyerPending(buyer.id), account.buyerPayable(buyer.id)]
     let after = 0
     for (;;) {

@@ -183,12 +183,20 @@ test.group('Money / disputes: who sees what', (group) => {
       .json({ text: 'Not mine.' })
     foreignAnswer.assertStatus(404)
     ;(await client.post(`/v1/disputes/${id}/withdraw`).bearerToken(otherBuyer)).assertStatus(404)
-    // A sandbox key of the right buyer sees nothing of the live world.
+    // A sandbox key of the right buyer neither sees nor touches the live world: its steps reach
+    // sandbox disputes only (sandbox_money.spec.ts), so a live one is not found.
     const { secret: sandbox } = await createKey({
       buyerId: world.buyer.id,
       environment: 'sandbox',
     })
     ;(await client.get(`/v1/disputes/${id}`).bearerToken(sandbox)).assertStatus(404)
+    ;(await client.post(`/v1/disputes/${id}/withdraw`).bearerToken(sandbox)).assertStatus(404)
+    ;(
+      await client
+        .post(`/v1/leads/${world.leadId}/disputes`)
+        .bearerToken(sandbox)
+        .json({ reason: 'fraud', details: 'From the sandbox.' })
+    ).assertStatus(404)
     assert.equal((await disputeRow(id)).status, 'open')
   })
 

@@ -15,7 +15,8 @@ export const HOUR = 3_600_000
 
 /**
  * A lead sold to a fresh buyer (`soldLead`), optionally under a label with its own settlement
- * policy; the buyer gets a read+submit key (disputes are writes) and the world an operator key.
+ * policy; the buyer gets a read+submit key of the sale's environment (disputes are writes) and
+ * the world an operator key.
  */
 export async function disputable(
   client: ApiClient,
@@ -35,7 +36,10 @@ export async function disputable(
     })
   }
   const sold = await soldLead(client, { ...sale, label })
-  const { secret: buyerKey } = await createKey({ buyerId: sold.buyer.id })
+  const { secret: buyerKey } = await createKey({
+    buyerId: sold.buyer.id,
+    environment: sale.environment ?? 'live',
+  })
   return { ...sold, label, buyerKey, operatorKey: await operatorKey() }
 }
 

@@ -709,7 +709,7 @@ test.group('Money / payouts: who sees what', (group) => {
     ;(await runPayouts(client, a.key, { label: a.label.slug })).assertStatus(403)
     assert.equal((await db.from('payouts').where('id', mine.id).first()).status, 'scheduled')
 
-    // Money is live only: a sandbox key of the same publisher sees no payout.
+    // A sandbox key of the same publisher reads sandbox payouts only: none of these live ones.
     const { secret: sandbox } = await createKey({
       publisherId: a.publisher.id,
       environment: 'sandbox',

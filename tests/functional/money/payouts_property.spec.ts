@@ -137,7 +137,13 @@ async function apply(client: ApiClient, world: Awaited<ReturnType<typeof soldLea
     case 'run': {
       const label = await Publisher.findOrFail(publisherId)
       await makePayouts(
-        { publisherId, labelId: label.labelId, periodEnd: nextPeriod(), minimumCents: 0 },
+        {
+          publisherId,
+          labelId: label.labelId,
+          periodEnd: nextPeriod(),
+          minimumCents: 0,
+          environment: 'live',
+        },
         new Date()
       )
       return

@@ -145,7 +145,7 @@ test.group('Money / buyer statements', (group) => {
         .get('/v1/buyers/00000000-0000-7000-8000-000000000000/statement')
         .bearerToken(w.operator)
     ).assertStatus(404)
-    // Money is live only: the buyer's sandbox key reads an empty statement.
+    // The buyer's sandbox key reads the sandbox's money: none of these live sales.
     const { secret: sandbox } = await createKey({ buyerId: w.buyer.id, environment: 'sandbox' })
     assert.deepInclude((await client.get(path).bearerToken(sandbox)).body(), {
       net_cents: 0,
