@@ -27,14 +27,33 @@ export const VERIFY_FUNCTION = `function verifyLeadgate(secret, headers, rawBody
   })
 }`
 
-/** n8n's Code node: the Webhook node keeps the raw body as binary `data`. */
-export const N8N_CODE = `${VERIFY_FUNCTION}
-const item = $input.first()
-const raw = Buffer.from(item.binary.data.data, 'base64').toString('utf8')
-if (!verifyLeadgate($env.LEADGATE_WEBHOOK_SECRET, item.json.headers, raw)) {
-  throw new Error('Leadgate signature did not verify: delivery refused')
-}
-return [{ json: JSON.parse(raw) }]`
+/**
+ * n8n's "Prepare signed content" Code node. It computes no MAC: n8n's Crypto
+ * node does (action hmac). The Crypto node's secret is a text field, while a
+ * Standard Webhooks key is the base64-decoded bytes after `whsec_` (not text),
+ * so this node hands them over as a list of bytes, which the Crypto node's
+ * secret expression turns into a `Uint8Array` (an allowed expression global)
+ * for the HMAC. It reads the raw body the Webhook node kept (binary `data`).
+ */
+export const N8N_PREPARE_CODE = `const item = $input.first()
+const raw = (await this.helpers.getBinaryDataBuffer(0, 'data')).toString('utf8')
+const headers = item.json.headers || {}
+const id = String(headers['webhook-id'] || '')
+const timestamp = Number(headers['webhook-timestamp'])
+const secret = String($env.LEADGATE_WEBHOOK_SECRET || '').replace(/^whsec_/, '')
+return [
+  {
+    json: {
+      signed_content: id + '.' + headers['webhook-timestamp'] + '.' + raw,
+      key_bytes: Array.from(Buffer.from(secret, 'base64')),
+      signatures: String(headers['webhook-signature'] || '')
+        .split(' ')
+        .map((entry) => entry.split(',')[1] || ''),
+      fresh: id !== '' && secret !== '' && Number.isFinite(timestamp) && Math.abs(Date.now() / 1000 - timestamp) <= 300,
+      raw_body: raw,
+    },
+  },
+]`
 
 /** Zapier's Code step: Catch Raw Hook hands over the raw body and the headers. */
 export const ZAPIER_CODE = `${VERIFY_FUNCTION}
@@ -72,6 +91,13 @@ function requestExample(label: LabelRef) {
   }
 }
 
+/**
+ * Webhook (raw body) → Code node preparing the signed content and key bytes →
+ * Crypto node (hmac, SHA256, base64) → IF the result is among the `v1`
+ * signatures and the timestamp is fresh → the event (Set) → Switch per event
+ * type; otherwise Stop and Error. Parameter names are the nodes' own
+ * (n8n-nodes-base.crypto v1: action, type, value, dataPropertyName, secret, encoding).
+ */
 function n8n(label: LabelRef) {
   const events = eventsOf()
   const reverse = requestExample(label)
@@ -91,22 +117,80 @@ function n8n(label: LabelRef) {
         },
       },
       {
-        name: 'Verify signature',
+        name: 'Prepare signed content',
         type: 'n8n-nodes-base.code',
         typeVersion: 2,
-        position: [240, 0],
-        parameters: { mode: 'runOnceForAllItems', jsCode: N8N_CODE },
+        position: [220, 0],
+        parameters: { mode: 'runOnceForAllItems', jsCode: N8N_PREPARE_CODE },
+      },
+      {
+        name: 'HMAC-SHA256',
+        type: 'n8n-nodes-base.crypto',
+        typeVersion: 1,
+        position: [440, 0],
+        parameters: {
+          action: 'hmac',
+          type: 'SHA256',
+          binaryData: false,
+          value: '={{ $json.signed_content }}',
+          dataPropertyName: 'expected',
+          secret: '={{ new Uint8Array($json.key_bytes) }}',
+          encoding: 'base64',
+        },
+      },
+      {
+        name: 'Signature verified?',
+        type: 'n8n-nodes-base.if',
+        typeVersion: 2,
+        position: [660, 0],
+        parameters: {
+          conditions: {
+            options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
+            conditions: [
+              {
+                id: 'signature',
+                leftValue: '={{ $json.signatures }}',
+                rightValue: '={{ $json.expected }}',
+                operator: { type: 'array', operation: 'contains', rightType: 'any' },
+              },
+              {
+                id: 'fresh',
+                leftValue: '={{ $json.fresh }}',
+                rightValue: '',
+                operator: { type: 'boolean', operation: 'true', singleValue: true },
+              },
+            ],
+            combinator: 'and',
+          },
+          options: {},
+        },
+      },
+      {
+        name: 'Refuse delivery',
+        type: 'n8n-nodes-base.stopAndError',
+        typeVersion: 1,
+        position: [880, 160],
+        parameters: { errorMessage: 'Leadgate signature did not verify: delivery refused' },
+      },
+      {
+        // Only the event goes on: the key bytes stay out of the later nodes and their logs.
+        name: 'Delivered event',
+        type: 'n8n-nodes-base.set',
+        typeVersion: 3.4,
+        position: [880, 0],
+        parameters: { mode: 'raw', jsonOutput: '={{ $json.raw_body }}', options: {} },
       },
       {
         name: 'By event type',
         type: 'n8n-nodes-base.switch',
         typeVersion: 3,
-        position: [480, 0],
+        position: [1100, 0],
         parameters: {
           rules: {
             values: events.map((type) => ({
               outputKey: type,
               conditions: {
+                options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
                 conditions: [
                   {
                     leftValue: '={{ $json.type }}',
@@ -114,9 +198,12 @@ function n8n(label: LabelRef) {
                     operator: { type: 'string', operation: 'equals' },
                   },
                 ],
+                combinator: 'and',
               },
+              renameOutput: true,
             })),
           },
+          options: {},
         },
       },
       {
@@ -140,8 +227,16 @@ function n8n(label: LabelRef) {
       },
     ],
     connections: {
-      'Leadgate webhook': { main: [[{ node: 'Verify signature', type: 'main', index: 0 }]] },
-      'Verify signature': { main: [[{ node: 'By event type', type: 'main', index: 0 }]] },
+      'Leadgate webhook': { main: [[{ node: 'Prepare signed content', type: 'main', index: 0 }]] },
+      'Prepare signed content': { main: [[{ node: 'HMAC-SHA256', type: 'main', index: 0 }]] },
+      'HMAC-SHA256': { main: [[{ node: 'Signature verified?', type: 'main', index: 0 }]] },
+      'Signature verified?': {
+        main: [
+          [{ node: 'Delivered event', type: 'main', index: 0 }],
+          [{ node: 'Refuse delivery', type: 'main', index: 0 }],
+        ],
+      },
+      'Delivered event': { main: [[{ node: 'By event type', type: 'main', index: 0 }]] },
     },
     meta: { leadgate: { label: label.slug, events, secret_variable: 'LEADGATE_WEBHOOK_SECRET' } },
   }
@@ -183,12 +278,23 @@ function zapier(label: LabelRef) {
   }
 }
 
+/** A request header from Make's custom webhook ("Get request headers": name/value pairs). */
+const makeHeader = (name: string) => `get(map(1.__IMTHEADERS__; "value"; "name"; "${name}"); 1)`
+
 /**
- * Make has no code step: its filter compares `webhook-signature` with
- * sha256(…; base64; key) of the raw body, which needs the key as text, so
- * Make endpoints are better verified by a proxy; the blueprint says so.
+ * Make's formulas, no code step: the signed content is mapped text
+ * (`<webhook-id>.<webhook-timestamp>.<raw body>`); Make's `sha256(text;
+ * encoding; key; key encoding)` computes the HMAC with the key given as
+ * base64 (the part after `whsec_`), so the key's bytes are used as they are.
+ * The router's filter wants `v1,<expected>` among the signatures and a
+ * timestamp within five minutes.
  */
+export const MAKE_SIGNED_CONTENT = `{{${makeHeader('webhook-id')}}}.{{${makeHeader('webhook-timestamp')}}}.{{1.value}}`
+export const MAKE_EXPECTED =
+  '{{sha256(3.signed_content; "base64"; replace(2.secret; "whsec_"; ""); "base64")}}'
+
 function make(label: LabelRef) {
+  const timestamp = `{{${makeHeader('webhook-timestamp')}}}`
   return {
     name: `Leadgate ${label.slug}: verified events`,
     flow: [
@@ -203,15 +309,23 @@ function make(label: LabelRef) {
         id: 2,
         module: 'util:SetVariable2',
         version: 1,
-        mapper: {
-          name: 'expected',
-          scope: 'roundtrip',
-          value:
-            '{{sha256(1.`webhook-id` + "." + 1.`webhook-timestamp` + "." + 1.value; "base64"; toBinary(replace(LEADGATE_SECRET; "whsec_"; ""); "base64"))}}',
-        },
+        mapper: { name: 'secret', scope: 'roundtrip', value: 'whsec_… (the endpoint secret)' },
+        metadata: { note: "Paste the Leadgate endpoint's secret here." },
       },
       {
         id: 3,
+        module: 'util:SetVariable2',
+        version: 1,
+        mapper: { name: 'signed_content', scope: 'roundtrip', value: MAKE_SIGNED_CONTENT },
+      },
+      {
+        id: 4,
+        module: 'util:SetVariable2',
+        version: 1,
+        mapper: { name: 'expected', scope: 'roundtrip', value: MAKE_EXPECTED },
+      },
+      {
+        id: 5,
         module: 'builtin:BasicRouter',
         version: 1,
         routes: eventsOf().map((type) => ({
@@ -224,7 +338,15 @@ function make(label: LabelRef) {
         filter: {
           name: 'signature verified',
           conditions: [
-            [{ a: '{{1.`webhook-signature`}}', o: 'text:contain', b: '{{2.expected}}' }],
+            [
+              {
+                a: `{{${makeHeader('webhook-signature')}}}`,
+                o: 'text:contain',
+                b: 'v1,{{4.expected}}',
+              },
+              { a: timestamp, o: 'number:greater', b: '{{formatDate(now; "X") - 300}}' },
+              { a: timestamp, o: 'number:less', b: '{{formatDate(now; "X") + 300}}' },
+            ],
           ],
         },
       },
