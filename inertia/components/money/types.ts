@@ -33,6 +33,7 @@ export type DisputeSummary = {
   buyer_name?: string | null
   reason: string
   status: string
+  environment: 'live' | 'sandbox'
   opened_at: string | null
   respond_by: string | null
   decide_by: string | null

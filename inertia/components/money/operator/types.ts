@@ -41,6 +41,8 @@ export type Payout = {
   reference: string | null
   failure: string | null
   lead_count: number
+  /** Live sales, or the sandbox's (docs/money.md, "Sandbox"). */
+  environment: 'live' | 'sandbox'
   lines?: PayoutLine[]
   created_at: string | null
   paid_at: string | null
