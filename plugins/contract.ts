@@ -79,7 +79,13 @@ export interface PluginContext {
 export class PluginFailure extends Error {
   constructor(
     message: string,
-    readonly details: { status?: number | null; retryAfter?: string | null; excerpt?: string } = {}
+    readonly details: {
+      status?: number | null
+      retryAfter?: string | null
+      excerpt?: string
+      /** The remote's rate-limit headers (names lower-cased), for adapters that read their limits. */
+      rateLimitHeaders?: Record<string, string>
+    } = {}
   ) {
     super(message)
   }

@@ -47,6 +47,9 @@ export async function vendorJson(
       status: response.status,
       retryAfter: response.headers.get('retry-after'),
       excerpt: text.slice(0, 2000),
+      rateLimitHeaders: Object.fromEntries(
+        [...response.headers.entries()].filter(([name]) => name.includes('ratelimit'))
+      ),
     })
   }
   return text ? JSON.parse(text) : null

@@ -18,24 +18,43 @@ function headersOf(settings: HubspotSettings) {
   return { authorization: `Bearer ${settings.access_token}` }
 }
 
+/** Seconds until the next UTC midnight: HubSpot's daily count starts again then (or earlier). */
+function secondsToNextDay(now = new Date()) {
+  const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)
+  return Math.ceil((tomorrow - now.getTime()) / 1000)
+}
+
 /**
- * HubSpot answers a 429 without Retry-After; its body names the limit hit.
- * The ten-second window is waited out; the daily limit until the next day
- * (the delivery job caps any wait at its own maximum and keeps retrying).
+ * How long HubSpot's 429 asks to wait. A Retry-After, when sent, is honoured
+ * as it is (by the delivery job). Otherwise the limit hit is named in the body
+ * (`policyName`) or shown by the X-HubSpot-RateLimit-* headers: the daily
+ * limit (`DAILY`, or `…-Daily-Remaining: 0`) waits until the next day, the
+ * per-second one (`SECONDLY`) a second, the rolling window (`TEN_SECONDLY_ROLLING`)
+ * its `…-Interval-Milliseconds` (10 s when absent). The delivery job caps any
+ * wait at its own maximum and keeps retrying on its schedule.
  */
-function withHubspotRetry(error: unknown): never {
-  if (!(error instanceof PluginFailure) || error.details.status !== 429 || error.details.retryAfter)
-    throw error
+export function hubspotRetryAfter(failure: PluginFailure, now = new Date()): string | null {
+  if (failure.details.status !== 429) return null
+  if (failure.details.retryAfter) return failure.details.retryAfter
   let policy = ''
   try {
-    policy = String(JSON.parse(error.details.excerpt ?? '{}').policyName ?? '')
+    policy = String(JSON.parse(failure.details.excerpt ?? '{}').policyName ?? '')
   } catch {}
-  const now = new Date()
-  const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)
-  const seconds = policy === 'DAILY' ? Math.ceil((tomorrow - now.getTime()) / 1000) : 10
-  throw new PluginFailure(`HubSpot ${policy || 'rate'} limit reached`, {
+  const headers = failure.details.rateLimitHeaders ?? {}
+  if (policy === 'DAILY' || headers['x-hubspot-ratelimit-daily-remaining'] === '0')
+    return String(secondsToNextDay(now))
+  if (policy === 'SECONDLY' || headers['x-hubspot-ratelimit-secondly-remaining'] === '0') return '1'
+  const windowMs = Number(headers['x-hubspot-ratelimit-interval-milliseconds'])
+  return String(Number.isFinite(windowMs) && windowMs > 0 ? Math.ceil(windowMs / 1000) : 10)
+}
+
+/** A 429 goes on with the wait HubSpot asks for; any other failure as it is. */
+function withHubspotRetry(error: unknown): never {
+  if (!(error instanceof PluginFailure) || error.details.status !== 429) throw error
+  if (error.details.retryAfter) throw error
+  throw new PluginFailure('HubSpot rate limit reached', {
     ...error.details,
-    retryAfter: String(seconds),
+    retryAfter: hubspotRetryAfter(error),
   })
 }
 

@@ -1,9 +1,12 @@
+import { strict as check } from 'node:assert'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import WebhookEndpoint from '#models/webhook_endpoint'
 import { leadBody, operatorKey } from '#tests/support/fixtures'
 import { compressWebhookClock, eventually, startRuntime } from '#tests/support/webhooks'
 import { VendorServer, type VendorRequest, labelledPublisher } from '#tests/support/plugins'
+import hubspotPlugin from '#plugins/crm-hubspot/index'
+import { PluginFailure, type PluginContext } from '#plugins/contract'
 
 const TOKEN = 'pat-na1-11111111-2222-3333-4444-555555555555'
 
@@ -197,5 +200,96 @@ test.group('Plugins / crm-hubspot', (group) => {
     assert.isFalse(refused.body().ok)
     assert.match(refused.body().detail, /401/)
     assert.notInclude(refused.text(), 'wrong')
+  })
+})
+
+test.group("Plugins / crm-hubspot / HubSpot's limits", () => {
+  /** HubSpot answering every upsert with this 429; `handle()` is called as the transport calls it. */
+  async function refusal(answer: { headers?: Record<string, string>; body?: unknown }) {
+    const hubspot = await VendorServer.start(() => ({ status: 429, ...answer }))
+    const context: PluginContext = {
+      settings: {
+        access_token: TOKEN,
+        api_base: hubspot.base,
+        field_mapping: { email: 'contact.email' },
+      },
+      labelId: 'label',
+      environment: 'live',
+      lead: async (id) => ({ id, contact: { email: 'limits@example.nl' } }),
+      previousSync: async () => null,
+      recordSync: async () => {},
+    }
+    const event = {
+      event_id: 'evt',
+      type: 'lead.received',
+      created: new Date().toISOString(),
+      data: { lead_id: 'lead-1' },
+    }
+    try {
+      await hubspotPlugin.handle(event, context)
+      throw new Error('the 429 was not reported')
+    } catch (error) {
+      if (!(error instanceof PluginFailure)) throw error
+      // One record per delivery, through the batch upsert endpoint.
+      check.deepEqual(hubspot.requests[0].json.inputs, [
+        {
+          idProperty: 'email',
+          id: 'limits@example.nl',
+          properties: { email: 'limits@example.nl' },
+        },
+      ])
+      return error.details
+    } finally {
+      await hubspot.close()
+    }
+  }
+
+  test('the ten-second window waits its interval, the daily limit until the next day, a Retry-After as sent', async ({
+    assert,
+  }) => {
+    const window = await refusal({
+      headers: {
+        'x-hubspot-ratelimit-interval-milliseconds': '10000',
+        'x-hubspot-ratelimit-max': '100',
+        'x-hubspot-ratelimit-remaining': '0',
+      },
+      body: { status: 'error', errorType: 'RATE_LIMIT', policyName: 'TEN_SECONDLY_ROLLING' },
+    })
+    assert.equal(window.status, 429)
+    assert.equal(window.retryAfter, '10')
+    assert.equal(window.rateLimitHeaders?.['x-hubspot-ratelimit-remaining'], '0')
+
+    const untilMidnight = () => {
+      const now = new Date()
+      return (
+        (Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) /
+        1000
+      )
+    }
+    const daily = await refusal({
+      body: { status: 'error', errorType: 'RATE_LIMIT', policyName: 'DAILY' },
+    })
+    assert.approximately(Number(daily.retryAfter), untilMidnight(), 5)
+    // The daily limit is also read from the headers when the body does not name it.
+    const dailyByHeader = await refusal({
+      headers: {
+        'x-hubspot-ratelimit-daily': '250000',
+        'x-hubspot-ratelimit-daily-remaining': '0',
+      },
+      body: { status: 'error', message: 'limit' },
+    })
+    assert.approximately(Number(dailyByHeader.retryAfter), untilMidnight(), 5)
+
+    const secondly = await refusal({
+      headers: {
+        'x-hubspot-ratelimit-secondly': '10',
+        'x-hubspot-ratelimit-secondly-remaining': '0',
+      },
+    })
+    assert.equal(secondly.retryAfter, '1')
+    const told = await refusal({ headers: { 'retry-after': '7' }, body: { policyName: 'DAILY' } })
+    assert.equal(told.retryAfter, '7')
+    const bare = await refusal({})
+    assert.equal(bare.retryAfter, '10')
   })
 })
