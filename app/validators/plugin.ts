@@ -7,8 +7,8 @@ import { endpointDeliveriesValidator } from '#validators/webhook_endpoint'
  * The envelope of an installation. `settings` is checked by the service
  * against the plugin's own schema (its manifest), which only it knows.
  */
-const events = () =>
-  vine.array(vine.enum(EVENT_TYPES)).minLength(1).maxLength(EVENT_TYPES.length).distinct()
+/** May be empty for an inbound-only plugin (no events); the service refuses it for the others. */
+const events = () => vine.array(vine.enum(EVENT_TYPES)).maxLength(EVENT_TYPES.length).distinct()
 const settings = () => vine.record(vine.any())
 
 export const installPluginValidator = vine.create(

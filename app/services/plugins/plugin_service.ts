@@ -241,6 +241,12 @@ export default class PluginService {
   }
 
   private checkEvents(plugin: LeadgatePlugin, events: string[]) {
+    // Only an inbound-only plugin (it handles no event) subscribes to none.
+    if (events.length === 0 && plugin.manifest.events.length > 0) {
+      throw ApiProblem.unprocessable([
+        { field: 'events', code: 'minLength', message: 'Choose at least one event.' },
+      ])
+    }
     const errors = events.flatMap((type, index) =>
       plugin.manifest.events.includes(type)
         ? []

@@ -74,6 +74,13 @@ test.group('Calls / CallRail signature', () => {
     assert.deepEqual(installation.secrets_set, ['signing_key'])
     assert.notInclude(JSON.stringify(installation), SIGNING_KEY)
     assert.deepEqual(installation.events, [])
+    // The portal's form sends the (empty) list of events it offers; that is accepted too.
+    const patched = await client
+      .patch(`/v1/labels/${world.label.id}/plugins/calls-callrail`)
+      .bearerToken(operator)
+      .json({ events: [], settings: { signing_key: SIGNING_KEY } })
+    patched.assertStatus(200)
+    assert.deepEqual(patched.body().events, [])
 
     const phone = freshPhone()
     const lead = await client

@@ -163,6 +163,10 @@ test.group('Plugins / runtime', () => {
       { plugin: PLUGIN_NAME, settings: { access_token: 'x', nonsense: 1 } },
       { plugin: PLUGIN_NAME, settings: { access_token: 'x', field_mapping: 'email' } },
       { plugin: PLUGIN_NAME, events: ['payout.processed'], settings: { access_token: 'x' } },
+      // No event: only an inbound-only plugin (calls-callrail) subscribes to none.
+      { plugin: PLUGIN_NAME, events: [], settings: { access_token: 'x' } },
+      { plugin: 'calls-callrail', events: ['call.attached'], settings: { signing_key: 'x' } },
+      { plugin: 'calls-callrail', settings: {} },
       { plugin: 'no-such-plugin', settings: {} },
       { plugin: 'Not A Name' },
       { settings: {} },
