@@ -402,6 +402,12 @@ const schemas = {
 function routingRuleFields() {
   return {
     buyer_id: ref('Id'),
+    environment: {
+      ...ref('Environment'),
+      default: 'live',
+      description:
+        "Whose leads the rule sells: live ones, or the sandbox's (a sandbox lead meets only sandbox rules, a live lead only live ones). Fixed once created: a PATCH may repeat it; another value is refused with 422 `environment_fixed`.",
+    },
     labels: {
       ...arrayOf(ref('Slug'), { maxItems: 100, uniqueItems: true }),
       description: 'Label slugs this rule takes leads from; all when empty.',
@@ -795,6 +801,12 @@ export const catalogue: Section = {
         '/v1/routing-rules',
         list('listRoutingRules', 'Routing rules', 'List routing rules', 'RoutingRule', undefined, [
           { name: 'buyer_id', in: 'query', schema: ref('Id') },
+          {
+            name: 'environment',
+            in: 'query',
+            schema: ref('Environment'),
+            description: "Only the rules selling this environment's leads.",
+          },
         ])
       ),
     },

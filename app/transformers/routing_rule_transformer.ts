@@ -8,6 +8,7 @@ export function routingRuleToJson(rule: RoutingRule, labelSlugs: ReadonlyMap<str
   return {
     id: rule.id,
     buyer_id: rule.buyerId,
+    environment: rule.environment,
     labels: rule.labelIds.map((id) => labelSlugs.get(id)).filter((slug) => slug !== undefined),
     publishers: rule.publisherIds,
     criteria: rule.criteria,

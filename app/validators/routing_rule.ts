@@ -4,6 +4,7 @@ import type { FieldContext } from '@vinejs/vine/types'
 import {
   cents,
   currency,
+  environment,
   flag,
   integer,
   returnWindow,
@@ -77,6 +78,12 @@ const ruleFields = {
   weight: integer().range([1, 1000]).optional(),
   enabled: flag().optional(),
   return_window_hours: returnWindow().nullable().optional(),
+  /**
+   * Whose leads the rule sells: live ones or the sandbox's. Fixed once created (a rule's cap
+   * counters and sales are one environment's): a PATCH may repeat it, and the service refuses
+   * another value.
+   */
+  environment: environment().optional(),
 }
 
 export const createRoutingRuleValidator = vine.create(
@@ -103,5 +110,6 @@ export const listRoutingRulesValidator = vine.create(
   strictObject({
     ...pagination,
     buyer_id: uuid().optional(),
+    environment: environment().optional(),
   })
 )

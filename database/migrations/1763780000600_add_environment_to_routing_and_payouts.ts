@@ -10,6 +10,12 @@ export default class extends BaseSchema {
     this.schema.alterTable('routing_rules', (table) => {
       table.string('environment', 8).notNullable().defaultTo('live')
     })
+    // The sweeper offers unsold sandbox leads again too: its working set is no longer live only.
+    this.schema.raw('DROP INDEX IF EXISTS lead_facts_unsold_index')
+    this.schema.raw(
+      `CREATE INDEX lead_facts_unsold_index ON lead_facts (created_at)
+       WHERE status = 'accepted' AND buyer_id IS NULL`
+    )
     this.schema.alterTable('payouts', (table) => {
       table.string('environment', 8).notNullable().defaultTo('live')
       table.dropUnique(['publisher_id', 'period_end', 'currency'])
@@ -27,6 +33,11 @@ export default class extends BaseSchema {
       table.unique(['publisher_id', 'period_end', 'currency'])
       table.dropColumn('environment')
     })
+    this.schema.raw('DROP INDEX IF EXISTS lead_facts_unsold_index')
+    this.schema.raw(
+      `CREATE INDEX lead_facts_unsold_index ON lead_facts (created_at)
+       WHERE status = 'accepted' AND environment = 'live' AND buyer_id IS NULL`
+    )
     this.schema.alterTable('routing_rules', (table) => table.dropColumn('environment'))
   }
 }

@@ -127,10 +127,10 @@ export default class IntakeService {
     if (answers.some((answer) => !answer.replayed))
       announceLeads(publisher.id, principal.environment)
     // Routing starts after the commit; if Redis is away, the routing sweeper finds the leads in Postgres.
+    // Sandbox leads too: they meet the sandbox's rules (docs/sandbox.md).
     if (batch && !batch.route) return answers
     const routable = answers
-      .filter((answer) => !answer.replayed && answer.body.environment === 'live')
-      .filter((answer) => answer.body.status === 'accepted')
+      .filter((answer) => !answer.replayed && answer.body.status === 'accepted')
       .map((answer) => answer.body.id)
     await enqueueRouting(routable)
     return answers

@@ -67,10 +67,9 @@ export default class LeadReviewService {
     const decided = await this.tenancy.run(publisher, (trx) =>
       this.decide(trx, principal, publisher, lead.id, input)
     )
-    // As intake: routing starts after the commit; if Redis is away, the routing sweeper finds the lead.
-    if (decided.status === 'accepted' && decided.environment === 'live') {
-      await enqueueRouting(lead.id)
-    }
+    // As intake: routing starts after the commit (a sandbox lead meets the sandbox's rules); if Redis
+    // is away, the routing sweeper finds the lead.
+    if (decided.status === 'accepted') await enqueueRouting(lead.id)
     return this.leads.findVisible(principal, lead.id)
   }
 

@@ -5,6 +5,7 @@ import Label from '#models/label'
 import Publisher from '#models/publisher'
 import RoutingRule, { type Caps, type WeeklySchedule } from '#models/routing_rule'
 import type Principal from '#auth/principal'
+import type { Environment } from '#auth/principal'
 import ApiProblem, { type FieldError } from '#exceptions/api_problem'
 import AccessLogService from '#services/access/access_log_service'
 import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
@@ -25,6 +26,7 @@ export type RoutingRuleInput = {
   weight?: number
   enabled?: boolean
   return_window_hours?: number | null
+  environment?: Environment
 }
 
 export type RoutingRulePatch = Partial<RoutingRuleInput>
@@ -55,6 +57,7 @@ export default class RoutingRuleService {
           weight: input.weight ?? 1,
           enabled: input.enabled ?? true,
           returnWindowHours: input.return_window_hours ?? null,
+          environment: input.environment ?? 'live',
         },
         { client: trx }
       )
@@ -66,11 +69,21 @@ export default class RoutingRuleService {
   async update(principal: Principal, rule: RoutingRule, patch: RoutingRulePatch) {
     const fields = Object.keys(patch)
     if (fields.length === 0) return rule
+    const errors: FieldError[] = []
+    // A rule sells one environment's leads for good: its cap counters, its sales and the return
+    // windows they run under are that environment's, and moving it would carry them across.
+    if (patch.environment !== undefined && patch.environment !== rule.environment) {
+      errors.push({
+        field: 'environment',
+        code: 'environment_fixed',
+        message: `This rule sells ${rule.environment} leads and always will; create another rule for ${patch.environment} leads.`,
+      })
+    }
     const merged = {
       price_cents: patch.price_cents ?? rule.priceCents,
       payout_cents: patch.payout_cents ?? rule.payoutCents,
     }
-    const labelIds = await this.resolveReferences(patch, merged)
+    const labelIds = await this.resolveReferences(patch, merged, errors)
     await transaction(async (trx) => {
       rule.useTransaction(trx)
       rule.merge({
@@ -111,9 +124,13 @@ export default class RoutingRuleService {
     return query
   }
 
-  list(principal: Principal, filters: PageRequest & { buyer_id?: string }) {
+  list(
+    principal: Principal,
+    filters: PageRequest & { buyer_id?: string; environment?: Environment }
+  ) {
     const query = this.visibleTo(principal)
     if (filters.buyer_id) query.where('buyer_id', filters.buyer_id)
+    if (filters.environment) query.where('environment', filters.environment)
     return paginate(query, filters)
   }
 
@@ -132,14 +149,14 @@ export default class RoutingRuleService {
 
   /**
    * Checks that the buyer, labels and publishers named exist and that the
-   * payout leaves a margin; reports every problem at once. Returns the label
-   * ids when labels were given.
+   * payout leaves a margin; reports every problem at once, with the caller's
+   * own (`errors`). Returns the label ids when labels were given.
    */
   protected async resolveReferences(
     input: RoutingRulePatch,
-    money: { price_cents: number; payout_cents: number }
+    money: { price_cents: number; payout_cents: number },
+    errors: FieldError[] = []
   ) {
-    const errors: FieldError[] = []
     if (input.buyer_id !== undefined && !(await Buyer.find(input.buyer_id))) {
       errors.push({ field: 'buyer_id', code: 'exists', message: 'No buyer has this id.' })
     }

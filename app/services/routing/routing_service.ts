@@ -29,7 +29,7 @@ import type { Environment } from '#auth/principal'
 export type RoutingOutcome =
   | { outcome: 'matched'; leadId: string; ruleId: string; buyerId: string }
   | { outcome: 'unsold'; leadId: string; reason: UnsoldReason }
-  | { outcome: 'skipped'; leadId: string; reason: 'unknown' | 'sandbox' | 'not_accepted' }
+  | { outcome: 'skipped'; leadId: string; reason: 'unknown' | 'not_accepted' }
 
 export type RouteOptions = {
   /** The routing moment: schedules, cap periods and timestamps read it (tests move it). */
@@ -63,7 +63,10 @@ const lookups = new GroupCommit<string, LeadFact | undefined>({ maxSize: 64, max
 const groups = new GroupCommit<Offer, RoutingOutcome>(routingConfig.groupCommit)
 
 /**
- * Sells one accepted live lead to one buyer (exclusive delivery). Safe to
+ * Sells one accepted lead to one buyer (exclusive delivery): a live lead by
+ * the live rules, a sandbox lead by the sandbox's (docs/sandbox.md), never
+ * across; its audit entry, its match.found and the endpoints that hear it
+ * are of the lead's environment. Safe to
  * run twice for a lead, or for many leads at once: the lead row is locked
  * for the decision and only an `accepted` lead is routed. Leads of one
  * publisher that arrive while its routing transaction is open are decided
@@ -81,14 +84,14 @@ export default class RoutingService {
   async route(leadId: string, options: RouteOptions = {}): Promise<RoutingOutcome> {
     const fact = await lookups.add('facts', leadId, (ids) => this.facts(ids))
     if (!fact) return { outcome: 'skipped', leadId, reason: 'unknown' }
-    // Sandbox leads exercise integrations; they are never sold.
-    if (fact.environment !== 'live') return { outcome: 'skipped', leadId, reason: 'sandbox' }
     if (fact.status !== 'accepted' || fact.buyer_id) {
       return { outcome: 'skipped', leadId, reason: 'not_accepted' }
     }
+    // A lead meets its own environment's rules only: sandbox and live never cross.
+    const book = await this.book.current(fact.rules_version)
     const offer: Offer = {
       fact,
-      rules: await this.book.current(fact.rules_version),
+      rules: book[fact.environment],
       now: options.now ?? new Date(),
       random: options.random ?? Math.random,
     }
@@ -134,14 +137,19 @@ export default class RoutingService {
     })
     // The endpoints of every buyer the group might sell to, read with the cap counters: its match.found
     // deliveries are then written with the match, one round trip fewer while the counters are held.
-    const buyers = [
-      ...new Set(ranked.flatMap((entry) => entry?.candidates ?? []).map((rule) => rule.buyerId)),
-    ]
-    const endpointScopes = buyers.map((buyerId) => ({
-      publisherId: null,
-      buyerId,
-      environment: 'live' as const,
-    }))
+    // A group may hold a publisher's live and sandbox leads; each rule names its environment's endpoints.
+    const scopes = new Map<
+      string,
+      { publisherId: null; buyerId: string; environment: Environment }
+    >()
+    for (const rule of ranked.flatMap((entry) => entry?.candidates ?? [])) {
+      scopes.set(`${rule.buyerId}|${rule.environment}`, {
+        publisherId: null,
+        buyerId: rule.buyerId,
+        environment: rule.environment,
+      })
+    }
+    const endpointScopes = [...scopes.values()]
     // Past the first uncapped candidate a lead never reaches: its later rules' counters are not needed.
     const { ledger: caps, rows } = await CapLedger.lock(
       trx,
@@ -151,7 +159,7 @@ export default class RoutingService {
         const needed = reach === -1 ? entry.candidates : entry.candidates.slice(0, reach)
         return needed.map((rule) => ({ rule, at: entry.offer.now }))
       }),
-      buyers.length ? [this.outbox.endpointsFor(endpointScopes)] : []
+      endpointScopes.length ? [this.outbox.endpointsFor(endpointScopes)] : []
     )
     const endpoints = (rows[0] ?? []) as SubscribedEndpoint[]
 
@@ -201,7 +209,7 @@ export default class RoutingService {
         input: {
           publisherId: offer.fact.publisher_id,
           leadId: offer.fact.lead_id,
-          environment: 'live',
+          environment: offer.fact.environment,
           entries: [
             {
               event: 'lead.delivered',
@@ -222,7 +230,7 @@ export default class RoutingService {
         publisherId: null,
         buyerId: rule.buyerId,
         leadId: offer.fact.lead_id,
-        environment: 'live' as const,
+        environment: offer.fact.environment,
         data: matchFoundData(lead, rule, offer.fact.label_slug ?? null, offer.now),
       })),
       now

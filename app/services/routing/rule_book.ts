@@ -1,11 +1,14 @@
 import db from '@adonisjs/lucid/services/db'
 import type { Caps, WeeklySchedule } from '#models/routing_rule'
 import type { AudienceCriterion } from '#services/quality/quality_rules'
+import type { Environment } from '#auth/principal'
 
 /** A rule as routing reads it: enabled, of an active buyer. */
 export type ActiveRule = {
   id: string
   buyerId: string
+  /** The leads it sells: live ones, or the sandbox's; a lead never meets a rule of the other. */
+  environment: Environment
   labelIds: string[]
   publisherIds: string[]
   criteria: AudienceCriterion[]
@@ -22,7 +25,10 @@ export type ActiveRule = {
   changedAt: Date
 }
 
-type Snapshot = { version: string; rules: ActiveRule[] }
+/** The enabled rules, each environment's apart: a lead is offered only its own environment's. */
+export type RuleSet = Record<Environment, ActiveRule[]>
+
+type Snapshot = { version: string; rules: RuleSet }
 let snapshot: Snapshot | null = null
 let loading: { version: string; promise: Promise<Snapshot> } | null = null
 
@@ -40,7 +46,7 @@ export const RULES_VERSION_SQL = `(SELECT generation || ':' || version FROM rout
  * none when the caller read it already) and reloads only on a change.
  */
 export default class RoutingRuleBook {
-  async current(version?: string): Promise<ActiveRule[]> {
+  async current(version?: string): Promise<RuleSet> {
     version ??= await this.version()
     if (snapshot?.version === version) return snapshot.rules
     if (loading?.version !== version) {
@@ -71,11 +77,12 @@ export default class RoutingRuleBook {
       )
       // A stable order (ids are time-ordered), so a seeded random source replays the same choices.
       .orderBy('r.id')
-    return {
-      version,
-      rules: rows.map((row) => ({
+    const rules: RuleSet = { live: [], sandbox: [] }
+    for (const row of rows) {
+      rules[row.environment as Environment].push({
         id: row.id,
         buyerId: row.buyer_id,
+        environment: row.environment,
         labelIds: row.label_ids ?? [],
         publisherIds: row.publisher_ids ?? [],
         criteria: row.criteria ?? [],
@@ -88,7 +95,8 @@ export default class RoutingRuleBook {
         priority: row.priority,
         weight: row.weight,
         changedAt: new Date(row.changed_at),
-      })),
+      })
     }
+    return { version, rules }
   }
 }

@@ -4,14 +4,20 @@ import routingConfig from '#config/routing'
 import RoutingRuleBook, { type ActiveRule } from '#services/routing/rule_book'
 import { ruleZone } from '#services/routing/caps'
 import { latestMidnight, latestOpening } from '#services/routing/schedule'
+import type { Environment } from '#auth/principal'
 
 export type SweepOptions = { now?: Date; limit?: number }
 
+const ENVIRONMENTS: Environment[] = ['live', 'sandbox']
+
 /**
- * Finds the live accepted leads nobody bought that deserve another try: the
- * rules changed since the last try, a cap reset since a `cap_reached`, a
- * window opened since an `outside_schedule`, or no try at all (the job was
- * lost). Leads older than the configured age are left alone.
+ * Finds the accepted leads nobody bought that deserve another try: the
+ * rules of their environment changed since the last try, a cap reset since
+ * a `cap_reached`, a window opened since an `outside_schedule`, or no try
+ * at all (the job was lost). Live and sandbox leads alike (docs/sandbox.md),
+ * each judged by its own environment's rules: a new sandbox rule re-offers
+ * sandbox leads, never live ones. Leads older than the configured age are
+ * left alone.
  */
 @inject()
 export default class RoutingSweeper {
@@ -20,11 +26,9 @@ export default class RoutingSweeper {
   async dueLeads(options: SweepOptions = {}): Promise<string[]> {
     const now = options.now ?? new Date()
     const rules = await this.book.current()
-    const { rulesChangedAt, capsResetAt, windowOpenedAt } = signals(rules, now)
     const query = db
       .from('lead_facts')
       .where('status', 'accepted')
-      .where('environment', 'live')
       .whereNull('buyer_id')
       .where(
         'created_at',
@@ -41,17 +45,27 @@ export default class RoutingSweeper {
               new Date(now.getTime() - routingConfig.lostAfterSeconds * 1000)
             )
         )
-        if (rulesChangedAt) due.orWhere('routed_at', '<', rulesChangedAt)
-        if (capsResetAt) {
-          due.orWhere((capped) =>
-            capped.where('unsold_reason', 'cap_reached').where('routed_at', '<', capsResetAt)
-          )
-        }
-        if (windowOpenedAt) {
-          due.orWhere((closed) =>
-            closed
-              .where('unsold_reason', 'outside_schedule')
-              .where('routed_at', '<', windowOpenedAt)
+        for (const environment of ENVIRONMENTS) {
+          const signalled = signals(rules[environment], now)
+          if (!signalled) continue
+          const { rulesChangedAt, capsResetAt, windowOpenedAt } = signalled
+          // The environment's leads tried before one of its own rules' signals.
+          due.orWhere((again) =>
+            again.where('environment', environment).where((tried) => {
+              tried.where('routed_at', '<', rulesChangedAt)
+              if (capsResetAt) {
+                tried.orWhere((capped) =>
+                  capped.where('unsold_reason', 'cap_reached').where('routed_at', '<', capsResetAt)
+                )
+              }
+              if (windowOpenedAt) {
+                tried.orWhere((closed) =>
+                  closed
+                    .where('unsold_reason', 'outside_schedule')
+                    .where('routed_at', '<', windowOpenedAt)
+                )
+              }
+            })
           )
         }
       })
@@ -71,7 +85,10 @@ export default class RoutingSweeper {
   }
 }
 
-/** When the enabled rules last changed, when a capped rule's day last began, when a window last opened. */
+/**
+ * When the enabled rules last changed, when a capped rule's day last began, when a window last
+ * opened; null without rules (nothing to offer a lead again to).
+ */
 function signals(rules: ActiveRule[], now: Date) {
   let rulesChangedAt: Date | null = null
   let windowOpenedAt: Date | null = null
@@ -82,5 +99,6 @@ function signals(rules: ActiveRule[], now: Date) {
     const opened = rule.schedule ? latestOpening(rule.schedule, now) : null
     if (opened && (!windowOpenedAt || opened > windowOpenedAt)) windowOpenedAt = opened
   }
+  if (!rulesChangedAt) return null
   return { rulesChangedAt, capsResetAt: latestMidnight(cappedZones, now), windowOpenedAt }
 }

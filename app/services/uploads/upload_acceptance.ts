@@ -72,9 +72,8 @@ export default class UploadAcceptance {
         (answers) => {
           created += answers.length
           for (const answer of answers) {
-            if (answer.body.status === 'accepted' && answer.body.environment === 'live') {
-              routable.push(answer.body.id)
-            }
+            // Sandbox rows too: they meet the sandbox's rules (docs/sandbox.md).
+            if (answer.body.status === 'accepted') routable.push(answer.body.id)
           }
         },
         (error) => {

@@ -12,6 +12,7 @@ export type WeeklySchedule = {
 export type RoutingRule = {
   id: string
   buyer_id: string
+  environment: 'live' | 'sandbox'
   labels: string[]
   publishers: string[]
   criteria: Criterion[]

@@ -264,6 +264,7 @@ const ROUTES: SweepRoute[] = [
           },
           priority: 5,
           weight: 2,
+          environment: 'sandbox',
         }),
       }
     },
@@ -290,7 +291,14 @@ const ROUTES: SweepRoute[] = [
       return {
         path: `/v1/routing-rules/${rule.id}`,
         key: await operatorKey(),
-        body: () => ({ price_cents: 300, priority: 2, enabled: false, caps: { monthly: 100 } }),
+        // Repeating the rule's environment is allowed; changing it is not (below).
+        body: () => ({
+          price_cents: 300,
+          priority: 2,
+          enabled: false,
+          caps: { monthly: 100 },
+          environment: 'live',
+        }),
       }
     },
   },
@@ -1385,6 +1393,51 @@ test.group('Bad input / numbers and booleans sent as strings', () => {
       cases
     )
     assert.deepEqual(failures, [], `POST /v1/routing-rules:\n${failures.join('\n')}`)
+  })
+})
+
+test.group('Bad input / a routing rule’s environment', () => {
+  test('is fixed once created: moving a rule to the other environment is refused', async ({
+    client,
+    assert,
+  }) => {
+    const buyer = await createBuyer()
+    const key = await operatorKey()
+    const rule = await RoutingRule.create({
+      buyerId: buyer.id,
+      labelIds: [],
+      publisherIds: [],
+      criteria: [],
+      priceCents: 100,
+      payoutCents: 50,
+      currency: 'EUR',
+      caps: {},
+      schedule: null,
+      priority: 0,
+      weight: 1,
+      enabled: false,
+      environment: 'sandbox',
+    })
+    const row = await db.from('routing_rules').where('id', rule.id).first()
+    const moved = (body: Body, name: string): Case => ({
+      name,
+      body,
+      status: 422,
+      code: 'validation_failed',
+      field: 'environment',
+    })
+    const failures = await sweep(
+      client,
+      'PATCH',
+      { path: `/v1/routing-rules/${rule.id}`, key, body: () => ({}) },
+      [
+        moved({ environment: 'live' }, 'to live'),
+        moved({ environment: 'live', price_cents: 80, enabled: true }, 'to live with other fields'),
+        moved({ environment: 'LIVE' }, 'an unknown environment'),
+      ]
+    )
+    assert.deepEqual(failures, [], `PATCH /v1/routing-rules/{id}:\n${failures.join('\n')}`)
+    assert.deepEqual(await db.from('routing_rules').where('id', rule.id).first(), row)
   })
 })
 

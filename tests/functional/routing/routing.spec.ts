@@ -196,19 +196,21 @@ test.group('Routing / a match', (group) => {
     )
   })
 
-  test('sandbox leads are never routed', async ({ client, assert }) => {
+  test('a sandbox lead never meets a live rule: unsold, no buyer for it', async ({
+    client,
+    assert,
+  }) => {
     const world = await routingPublisher()
     await createRule({ publisherIds: [world.publisher.id] })
     const sandbox = await createKey({ publisherId: world.publisher.id, environment: 'sandbox' })
     const leadId = await acceptedLead(client, { publisher: world.publisher, key: sandbox.secret })
 
-    assert.deepEqual(await route(leadId), { outcome: 'skipped', leadId, reason: 'sandbox' })
+    assert.deepEqual(await route(leadId), { outcome: 'unsold', leadId, reason: 'no_rule' })
     const fact = await factsOf(leadId)
     assert.include(fact, {
       status: 'accepted',
       buyer_id: null,
-      unsold_reason: null,
-      routed_at: null,
+      unsold_reason: 'no_rule',
     })
     assert.lengthOf(
       await db.from('outbox_events').where('lead_id', leadId).where('type', 'match.found'),

@@ -208,9 +208,17 @@ test.group('Routing / queue', (group) => {
     }
   })
 
-  test('a sandbox lead on the queue is left alone', async ({ client, assert }) => {
+  test('a sandbox lead on the queue meets only sandbox rules, a live one only live rules', async ({
+    client,
+    assert,
+  }) => {
     const world = await routingPublisher()
-    await createRule({ publisherIds: [world.publisher.id] })
+    // The live rule ranks first for both: a lead that crossed over would land there.
+    const live = await createRule({ publisherIds: [world.publisher.id], priority: 10 })
+    const sandboxRule = await createRule({
+      publisherIds: [world.publisher.id],
+      environment: 'sandbox',
+    })
     const sandbox = await createKey({ publisherId: world.publisher.id, environment: 'sandbox' })
     const sandboxLead = await acceptedLead(client, {
       publisher: world.publisher,
@@ -221,15 +229,15 @@ test.group('Routing / queue', (group) => {
     const stop = await startRoutingWorker({ prefix, concurrency: 2, sweep: false })
     try {
       await enqueueRouting([sandboxLead, liveLead], { prefix })
-      await eventually(async () => (await factsOf(liveLead)).status === 'matched')
-      // The sandbox job ran before or alongside the live one; let the queue drain.
-      await eventually(
-        async () => (await routingQueue(prefix).getJobCounts('wait', 'active')).active === 0
-      )
+      await eventually(async () => {
+        const [one, other] = [await factsOf(liveLead), await factsOf(sandboxLead)]
+        return one.status === 'matched' && other.status === 'matched'
+      })
+      assert.include(await factsOf(liveLead), { routing_rule_id: live.id, buyer_id: live.buyerId })
       assert.include(await factsOf(sandboxLead), {
-        status: 'accepted',
-        buyer_id: null,
-        routed_at: null,
+        routing_rule_id: sandboxRule.id,
+        buyer_id: sandboxRule.buyerId,
+        environment: 'sandbox',
       })
     } finally {
       await stop()

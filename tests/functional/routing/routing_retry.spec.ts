@@ -115,7 +115,7 @@ test.group('Routing / retries of unsold leads', (group) => {
     assert.notInclude(await due(new Date()), leadId)
   })
 
-  test('a live lead whose job was lost is picked up; sandbox and sold leads never are', async ({
+  test('a lead whose job was lost is picked up, live or sandbox; sold leads never are', async ({
     client,
     assert,
   }) => {
@@ -131,11 +131,16 @@ test.group('Routing / retries of unsold leads', (group) => {
     assert.notInclude(await due(new Date(created + 5_000)), lost, 'its job may still be on the way')
     const later = await due(new Date(created + (routingConfig.lostAfterSeconds + 5) * 1000))
     assert.include(later, lost)
-    assert.notInclude(later, sandboxLead)
+    // The sandbox routes like live (docs/sandbox.md): its lost jobs are found the same way.
+    assert.include(later, sandboxLead)
 
     await createRule({ publisherIds: [world.publisher.id] })
+    await createRule({ publisherIds: [world.publisher.id], environment: 'sandbox' })
     assert.include(await route(lost), { outcome: 'matched' })
-    assert.notInclude(await due(new Date(created + 3_600_000)), lost)
+    assert.include(await route(sandboxLead), { outcome: 'matched' })
+    const afterwards = await due(new Date(created + 3_600_000))
+    assert.notInclude(afterwards, lost)
+    assert.notInclude(afterwards, sandboxLead)
   })
 
   test('counter rows of periods long over are pruned', async ({ assert }) => {

@@ -81,6 +81,7 @@ test.group('Routing rules / create and read', () => {
       'criteria',
       'currency',
       'enabled',
+      'environment',
       'id',
       'labels',
       'payout_cents',
@@ -97,6 +98,8 @@ test.group('Routing rules / create and read', () => {
       currency: 'EUR',
       // No window of its own: the buyer's applies (docs/money.md).
       return_window_hours: null,
+      // Live unless asked (docs/sandbox.md).
+      environment: 'live',
       id: body.id,
       created_at: body.created_at,
       updated_at: body.updated_at,

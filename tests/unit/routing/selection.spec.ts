@@ -20,6 +20,7 @@ function rule(overrides: Partial<ActiveRule> = {}): ActiveRule {
   return {
     id: `rule-${serial}`,
     buyerId: `buyer-${serial}`,
+    environment: 'live',
     labelIds: [],
     publisherIds: [],
     criteria: [],
