@@ -9,6 +9,11 @@ import WebhookEndpoint from '#models/webhook_endpoint'
 import AcceptanceService from '#services/money/acceptance_service'
 import { accountsOf } from '#services/money/ledger'
 import { runDuePayouts } from '#services/money/payout_run_service'
+import {
+  OVERVIEW_SORTS,
+  settlementOverview,
+  settlementTotals,
+} from '#services/money/settlement_overview'
 import { lastFullPeriodEnd } from '#services/money/payout_period'
 import { createBuyer, createKey, createLabel, operatorKey } from '#tests/support/fixtures'
 import { Receiver, compressWebhookClock, eventually, startRuntime } from '#tests/support/webhooks'
@@ -20,7 +25,12 @@ import {
   route,
 } from '#tests/functional/routing/routing_support'
 import { ledgerOf, soldLead } from '#tests/support/money'
-import { answerDispute, disputable, openDispute } from '#tests/functional/money/disputes_support'
+import {
+  answerDispute,
+  disputable,
+  openDispute,
+  principalOf,
+} from '#tests/functional/money/disputes_support'
 
 /**
  * The sandbox behaves like live (docs/money.md, "Sandbox"): a sandbox sale is disputed, returned,
@@ -503,5 +513,35 @@ test.group('Money / sandbox: payouts', (group) => {
         ['sandbox', 'schedule', 1],
       ]
     )
+  })
+
+  test('the operator’s settlement overview counts live money only, whatever it is sorted by', async ({
+    client,
+    assert,
+  }) => {
+    const w = await twoWorlds(client)
+    await makeFinal([w.sandboxLead, w.liveLead])
+    const operator = principalOf('operator')
+    for (const sort of OVERVIEW_SORTS) {
+      const page = await settlementOverview(operator, { label: w.label.slug, sort })
+      assert.lengthOf(page.data, 1, sort)
+      assert.containsSubset(page.data[0], {
+        publisher_id: w.publisher.id,
+        accepted_leads: 1,
+        returned_leads: 0,
+        currencies: [
+          {
+            currency: 'EUR',
+            pending_cents: 0,
+            payable_cents: 3000,
+            revenue_cents: 4000,
+            payout_cents: 3000,
+            margin_cents: 1000,
+          },
+        ],
+      })
+    }
+    const totals = await settlementTotals(operator)
+    assert.isArray(totals.margin)
   })
 })
