@@ -224,6 +224,80 @@ test.group('Operator catalogue / buyers and routing rules', () => {
     await expectText(page, '[data-test="routing-rules"] li', 'attributes.age between 18 and 65')
     await expectText(page, '[data-test="rule-schedule"]', 'Mon–Fri 09:00–17:00 (UTC)')
   })
+
+  test('a sandbox rule is chosen on the form, tagged in the list and fixed once created', async ({
+    browserContext,
+    assert,
+  }) => {
+    const operator = await createOperator()
+    const buyer = await createBuyer()
+    const publisher = await createPublisher()
+    const live = await RoutingRule.create({
+      buyerId: buyer.id,
+      labelIds: [],
+      publisherIds: [publisher.id],
+      criteria: [],
+      priceCents: 1500,
+      payoutCents: 1000,
+      currency: 'EUR',
+      caps: {},
+      schedule: null,
+      priority: 0,
+      weight: 1,
+      enabled: true,
+      environment: 'live',
+    })
+    const page = await browserContext.newPage()
+    await signedIn(page, operator.email)
+
+    await page.goto(`/operator/routing-rules/new?buyer_id=${buyer.id}`)
+    await expectText(page, '[data-test="rule-environment"]', 'Live leads', { contains: true })
+    await page.locator('[data-test="rule-environment"]').click()
+    await page.getByRole('option', { name: /^Sandbox leads/ }).click()
+    await page.locator('[data-test="rule-publishers"]').click()
+    await page.getByRole('option', { name: publisher.name }).click()
+    await page.keyboard.press('Escape')
+    await typeNumber(page, '#rule-price', '25')
+    await typeNumber(page, '#rule-payout', '10')
+    await assertUsable(page, assert)
+    await page.getByRole('button', { name: 'Create rule' }).click()
+
+    await toast(page, 'Routing rule created')
+    const rules = await RoutingRule.query().where('buyer_id', buyer.id).orderBy('id')
+    assert.deepEqual(
+      rules.map((rule) => rule.environment),
+      ['live', 'sandbox']
+    )
+    const sandbox = rules[1]
+    // Only the sandbox rule wears the tag; the filter shows one environment.
+    await page.locator('[data-test="rule-sandbox"]').waitFor()
+    assert.equal(await page.locator('[data-test="rule-sandbox"]').count(), 1)
+    await page.goto(`/operator/routing-rules?buyer_id=${buyer.id}&environment=sandbox`)
+    await expectText(page, '[data-test="rule-price"]', '25.00', { contains: true })
+    assert.equal(await page.locator('[data-test="routing-rules"] tbody tr').count(), 1)
+    await assertUsable(page, assert)
+    await page.goto(`/operator/routing-rules?buyer_id=${buyer.id}&environment=live`)
+    await expectText(page, '[data-test="rule-price"]', '15.00', { contains: true })
+    assert.equal(await page.locator('[data-test="rule-sandbox"]').count(), 0)
+
+    // Editing keeps the environment: the choice is shown, not offered.
+    await page.goto(`/operator/routing-rules/${sandbox.id}/edit`)
+    await expectText(page, '[data-test="rule-environment"]', 'Sandbox leads', { contains: true })
+    assert.isTrue(
+      await page
+        .locator('[data-test="rule-environment"]')
+        .evaluate((select) => select.classList.contains('p-disabled'))
+    )
+    await assertUsable(page, assert)
+    await typeNumber(page, '#rule-price', '30')
+    await page.getByRole('button', { name: 'Save rule' }).click()
+    await toast(page, 'Routing rule saved')
+    await sandbox.refresh()
+    await live.refresh()
+    assert.equal(sandbox.environment, 'sandbox')
+    assert.equal(sandbox.priceCents, 3000)
+    assert.equal(live.environment, 'live')
+  })
 })
 
 test.group('Operator catalogue / labels', () => {
