@@ -4,9 +4,10 @@ import { DateTime } from 'luxon'
 export type BuyerFigures = { leads_today: number; routing_rules: number }
 
 /**
- * What the operator's buyer list shows beside each buyer: the leads it bought
- * today (matched since midnight UTC, as the overview counts its day) and how
- * many routing rules it has. One query for a whole page of buyers.
+ * What the operator's buyer list shows beside each buyer: the live leads it
+ * bought today (matched since midnight UTC, as the overview counts its day;
+ * the sandbox's sales are tests) and how many routing rules it has, live and
+ * sandbox (the list they link to shows both). One query for a whole page of buyers.
  */
 export async function buyerFigures(buyerIds: string[]): Promise<Map<string, BuyerFigures>> {
   if (buyerIds.length === 0) return new Map()
@@ -14,7 +15,7 @@ export async function buyerFigures(buyerIds: string[]): Promise<Map<string, Buye
   const result = await db.rawQuery(
     `SELECT b.id,
        (SELECT count(*) FROM public.lead_facts f
-        WHERE f.buyer_id = b.id AND f.matched_at >= ?)::int AS leads_today,
+        WHERE f.buyer_id = b.id AND f.matched_at >= ? AND f.environment = 'live')::int AS leads_today,
        (SELECT count(*) FROM public.routing_rules r WHERE r.buyer_id = b.id)::int AS routing_rules
      FROM unnest(?::uuid[]) AS b(id)`,
     [since, buyerIds]

@@ -29,9 +29,17 @@ test.group('Catalogue / buyer figures', (group) => {
       .from('lead_facts')
       .where('lead_id', old)
       .update({ matched_at: new Date(Date.now() - 2 * 86_400_000) })
+    // A sandbox sale is a test, not a lead bought; its rule is one of the buyer's rules all the same.
+    const sandbox = await routingPublisher(undefined, 'sandbox')
+    await createRule({
+      buyerId: buyer.id,
+      publisherIds: [sandbox.publisher.id],
+      environment: 'sandbox',
+    })
+    assert.include(await route(await acceptedLead(client, sandbox)), { outcome: 'matched' })
 
     const figures = await buyerFigures([buyer.id, idle.id])
-    assert.deepEqual(figures.get(buyer.id), { leads_today: 3, routing_rules: 2 })
+    assert.deepEqual(figures.get(buyer.id), { leads_today: 3, routing_rules: 3 })
     assert.deepEqual(figures.get(idle.id), { leads_today: 0, routing_rules: 0 })
     assert.equal((await buyerFigures([])).size, 0)
   })
