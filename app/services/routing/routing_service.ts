@@ -66,11 +66,11 @@ const groups = new GroupCommit<Offer, RoutingOutcome>(routingConfig.groupCommit)
  * Sells one accepted lead to one buyer (exclusive delivery): a live lead by
  * the live rules, a sandbox lead by the sandbox's (docs/sandbox.md), never
  * across; its audit entry, its match.found and the endpoints that hear it
- * are of the lead's environment. Safe to
- * run twice for a lead, or for many leads at once: the lead row is locked
- * for the decision and only an `accepted` lead is routed. Leads of one
- * publisher that arrive while its routing transaction is open are decided
- * and written together by the next one, each with its own outcome.
+ * are of the lead's environment. Safe to run twice for a lead, or for many
+ * leads at once: the lead row is locked for the decision and only an
+ * `accepted` lead is routed. Leads of one publisher that arrive while its
+ * routing transaction is open are decided and written together by the next
+ * one, each with its own outcome.
  */
 @inject()
 export default class RoutingService {
