@@ -24,7 +24,11 @@ const pluginName = {
 }
 const events = arrayOf(
   { type: 'string', enum: [...EVENT_TYPES] },
-  { minItems: 1, uniqueItems: true }
+  {
+    uniqueItems: true,
+    description:
+      'At least one, except for an inbound-only plugin (one that lists no events, e.g. `calls-callrail`), which takes none.',
+  }
 )
 const settingsSchema = {
   type: 'object',
@@ -178,8 +182,25 @@ const vendorCallPaths = Object.fromEntries(
         id: `create${vendor[0].toUpperCase()}${vendor.slice(1)}Call`,
         tag: TAG,
         summary: `Report a call in ${vendor}'s webhook format`,
-        description: "The vendor's documented field names (docs/calls.md), mapped to a call.",
+        description:
+          vendor === 'callrail'
+            ? "CallRail's post-call webhook body (docs/calls.md), mapped to a call. When the caller's label has `calls-callrail` enabled with a signing key, the `Signature` header must hold base64(HMAC-SHA1(key, raw body)); otherwise 401 `invalid_signature` and nothing is stored."
+            : "The vendor's documented field names (docs/calls.md), mapped to a call.",
         scope: 'submit',
+        ...(vendor === 'callrail'
+          ? {
+              parameters: [
+                {
+                  name: 'Signature',
+                  in: 'header',
+                  required: false,
+                  description:
+                    "CallRail's signature of the raw body, checked when a signing key is set.",
+                  schema: { type: 'string' },
+                },
+              ],
+            }
+          : {}),
         body: {
           schema: { type: 'object', additionalProperties: true },
           example: VENDOR_EXAMPLES[vendor],
