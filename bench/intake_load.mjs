@@ -3,6 +3,7 @@
 // JSON from argv[2] and prints its figures as one JSON line.
 import autocannon from 'autocannon'
 import { openLoop, percentiles } from './open_loop.mjs'
+import { benchLeadBody } from './bench_lead.mjs'
 
 const plan = JSON.parse(process.argv[2])
 const sent = []
@@ -17,30 +18,7 @@ function nextLead() {
     const earlier = sent[Math.floor(Math.random() * sent.length)]
     return { publisher: earlier.publisher, body: earlier.body }
   }
-  // +31 61 followed by 7 digits is always a valid Dutch mobile number.
-  const n = String((process.pid * 7919 + serial) % 10_000_000).padStart(7, '0')
-  const body = {
-    publisher: publisher.slug,
-    contact: {
-      name: 'Jan Jansen',
-      email: `lead.${process.pid}.${serial}@example.nl`,
-      phone: roll === 8 ? '0612' : `+3161${n}`,
-      postal_code: '1012 AB',
-      country: 'NL',
-    },
-    provenance: {
-      source: 'facebook',
-      campaign: 'bench',
-      landing_page: 'https://energy.example/offer',
-    },
-    consent: {
-      given: true,
-      text: 'I agree that Demo Energy may contact me about my energy contract.',
-      timestamp: new Date(Date.now() - 60_000).toISOString(),
-      ip: '203.0.113.9',
-    },
-    attributes: { age: 30 + (serial % 40), homeowner: serial % 2 === 0 },
-  }
+  const body = benchLeadBody(publisher.slug, serial, roll === 8 ? '0612' : undefined)
   const lead = { publisher, body: JSON.stringify(body) }
   if (roll < 8 && sent.length < 5000) sent.push(lead)
   return lead

@@ -15,7 +15,8 @@ export function percentiles(latencies) {
  * autocannon's own rate sends each connection's share at the start of
  * every second, i.e. one burst per second, which measures bursts instead.
  * `next()` gives each request: `{ path, method, headers, body }`; `success`
- * is the status counted as throughput.
+ * is the status counted as throughput. `options.onAnswer(request, status, text)`,
+ * when given, also receives each answer's body.
  */
 export function openLoop(baseUrl, options, next, success) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections })
@@ -51,9 +52,13 @@ export function openLoop(baseUrl, options, next, success) {
         agent,
         headers: { ...headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) },
       })
+      const requested = { path, method, headers, body }
       request.on('response', (response) => {
-        response.resume()
+        const chunks = []
+        if (options.onAnswer) response.on('data', (chunk) => chunks.push(chunk))
+        else response.resume()
         response.on('end', () => {
+          options.onAnswer?.(requested, response.statusCode, Buffer.concat(chunks).toString('utf8'))
           statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1
           latencies.push(performance.now() - dueAt)
           if (++settled === total) finish()
