@@ -8,6 +8,8 @@ export type FilterField = {
   choices: readonly FilterChoice[]
   /** A search box in the list, for long ones. */
   filter?: boolean
+  /** The words of the first choice, no filter; "Every <label>" unless the list has a default. */
+  none?: string
 }
 
 /** Values as choices, each in its words. */
@@ -27,3 +29,11 @@ export const publisherField = (publishers: readonly FilterChoice[]): FilterField
   choices: publishers,
   filter: true,
 })
+
+/** The `environment` filter of a list that shows live unless asked for the sandbox. */
+export const environmentField: FilterField = {
+  key: 'environment',
+  label: 'Environment',
+  choices: [{ value: 'sandbox', label: 'Sandbox' }],
+  none: 'Live',
+}

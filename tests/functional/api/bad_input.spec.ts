@@ -707,7 +707,7 @@ const ROUTES: SweepRoute[] = [
       return {
         path: '/v1/payout-runs',
         key: await operatorKey(),
-        body: () => ({ label: label.slug, period_end: today() }),
+        body: () => ({ label: label.slug, period_end: today(), environment: 'live' }),
       }
     },
   },
