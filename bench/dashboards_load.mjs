@@ -5,7 +5,7 @@
 // Both talk to the command over IPC: "ready", then on "report" their records, then exit.
 import { randomUUID } from 'node:crypto'
 import { openLoop } from './open_loop.mjs'
-import { benchLeadBody } from './bench_lead.mjs'
+import { benchLeadBody } from './bench_lead.ts'
 
 const [mode, planText] = process.argv.slice(2)
 const plan = JSON.parse(planText)

@@ -3,7 +3,7 @@
 // JSON from argv[2] and prints its figures as one JSON line.
 import autocannon from 'autocannon'
 import { openLoop, percentiles } from './open_loop.mjs'
-import { benchLeadBody } from './bench_lead.mjs'
+import { benchLeadBody } from './bench_lead.ts'
 
 const plan = JSON.parse(process.argv[2])
 const sent = []
@@ -18,7 +18,7 @@ function nextLead() {
     const earlier = sent[Math.floor(Math.random() * sent.length)]
     return { publisher: earlier.publisher, body: earlier.body }
   }
-  const body = benchLeadBody(publisher.slug, serial, roll === 8 ? '0612' : undefined)
+  const body = benchLeadBody(publisher.slug, serial, { phone: roll === 8 ? '0612' : undefined })
   const lead = { publisher, body: JSON.stringify(body) }
   if (roll < 8 && sent.length < 5000) sent.push(lead)
   return lead

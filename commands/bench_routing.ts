@@ -28,6 +28,7 @@ import {
 import WebhookEndpointService from '#services/webhooks/endpoint_service'
 import { WebhookRuntime } from '#services/webhooks/runtime'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
+import { benchLeadBody } from '#bench/bench_lead'
 import webhooksConfig from '#config/webhooks'
 
 const LOOPBACK = '127.0.0.1/32'
@@ -389,29 +390,7 @@ export default class BenchRouting extends BaseCommand {
   }
 }
 
-/** A valid lead whose attributes spread over the bench rules' criteria. */
+/** A valid lead whose age spreads over the bench rules' criteria. */
 function benchLead(publisher: string, serial: number) {
-  const n = String((process.pid * 7919 + serial) % 10_000_000).padStart(7, '0')
-  return {
-    publisher,
-    contact: {
-      name: 'Jan Jansen',
-      email: `route.${process.pid}.${serial}@example.nl`,
-      phone: `+3161${n}`,
-      postal_code: '1012 AB',
-      country: 'NL',
-    },
-    provenance: {
-      source: 'facebook',
-      campaign: 'bench',
-      landing_page: 'https://energy.example/offer',
-    },
-    consent: {
-      given: true,
-      text: 'I agree that Demo Energy may contact me about my energy contract.',
-      timestamp: new Date(Date.now() - 60_000).toISOString(),
-      ip: '203.0.113.9',
-    },
-    attributes: { age: 18 + (serial % 60), homeowner: serial % 2 === 0 },
-  }
+  return benchLeadBody(publisher, serial, { age: 18 + (serial % 60) })
 }
