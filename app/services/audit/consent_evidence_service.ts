@@ -27,6 +27,19 @@ export type EvidenceInput = {
   phone: string | null
 }
 
+/**
+ * The page of the evidence: the landing page's origin and path. Its query and fragment stay
+ * out: they may carry the applicant's e-mail or an id (`?email=…`), and the evidence is kept
+ * for ever, past any erasure.
+ */
+export function evidencePage(landingPage: string | null | undefined) {
+  if (!landingPage || !URL.canParse(landingPage)) return null
+  const url = new URL(landingPage)
+  return url.protocol === 'http:' || url.protocol === 'https:'
+    ? `${url.origin}${url.pathname}`
+    : null
+}
+
 export type CommittedValues = Pick<EvidenceInput, 'ip' | 'email' | 'phone'>
 
 export type ConsentEvidence = {

@@ -3,7 +3,11 @@ import type Principal from '#auth/principal'
 import type { Evaluation, LeadInput } from '#services/quality/types'
 import type { OutboxEvent } from '#services/webhooks/outbox_service'
 import type { AppendInput } from '#services/audit/audit_chain_service'
-import type { EvidenceInput, EvidenceRow } from '#services/audit/consent_evidence_service'
+import {
+  type EvidenceInput,
+  type EvidenceRow,
+  evidencePage,
+} from '#services/audit/consent_evidence_service'
 import { type Column, insertRows } from '#services/sql/insert_together'
 
 /** A lead whose outcome intake has decided, about to be written. */
@@ -104,7 +108,7 @@ export function validConsentOf(lead: DecidedLead): EvidenceInput | null {
     publisherId: publisher.id,
     text: input.consent.text!,
     method: submission.consentMethod,
-    pageUrl: input.provenance?.landing_page ?? null,
+    pageUrl: evidencePage(input.provenance?.landing_page),
     consentedAt: new Date(input.consent.timestamp!),
     ip: evaluation.normalised.ip,
     email: evaluation.normalised.email,

@@ -195,7 +195,7 @@ export const INVENTORY: Record<string, InventoryEntry> = {
   'audit.consent_evidence.page_url': {
     category: 'not_personal',
     readers: LEAD_READERS,
-    removal: 'kept (append-only): the page the form was on',
+    removal: 'kept (append-only): the landing page without its query or fragment',
   },
   'audit.consent_evidence.text_digest': {
     category: 'not_personal',

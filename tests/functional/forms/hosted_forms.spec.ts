@@ -115,7 +115,8 @@ test.group('Forms / hosted page', (group) => {
     assert.equal(entries[0].actor, `form:${form.id}`)
     const evidence = await db.from('audit.consent_evidence').where('lead_id', lead.id).firstOrFail()
     assert.equal(evidence.method, 'form_submit')
-    assert.equal(evidence.page_url, 'https://site.example/offer?x=1')
+    // The evidence keeps the page, not its query: a query may carry the applicant's data.
+    assert.equal(evidence.page_url, 'https://site.example/offer')
     const fact = await db.from('lead_facts').where('lead_id', lead.id).firstOrFail()
     assert.equal(fact.channel, 'form')
     assert.deepEqual(await funnel(form.id), { views: 1, starts: 1, submissions: 1, blocked: 0 })
