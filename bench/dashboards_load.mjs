@@ -1,6 +1,7 @@
 // The two load processes of `npm run bench:dashboards`, each its own event loop:
 //   node bench/dashboards_load.mjs dashboards '<plan>'  — signed-in publisher users, each
-//     with several dashboard tabs open over server-sent events, refreshing as the page does;
+//     with several dashboard tabs open over server-sent events, taking the pushed figures as
+//     the page does (and reloading, as the page does, when a message carries none);
 //   node bench/dashboards_load.mjs leads '<plan>'  — leads posted at a fixed rate.
 // Both talk to the command over IPC: "ready", then on "report" their records, then exit.
 import { randomUUID } from 'node:crypto'
@@ -69,9 +70,13 @@ class Session {
   }
 }
 
-/** One open dashboard: its own event stream and subscription, reloading its figures on each change. */
+/**
+ * One open dashboard: its own event stream and subscription. A message with figures is shown
+ * as it is (recorded as [receivedAt, computedAt]); one without makes it reload its figures.
+ */
 class Tab {
   refreshes = []
+  pushes = []
   messages = 0
   reloading = false
   again = false
@@ -117,15 +122,37 @@ class Tab {
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const event = buffer.slice(0, end)
           buffer = buffer.slice(end + 2)
-          if (event.split('\n').some((line) => line.startsWith('data:'))) {
-            this.messages++
-            this.refresh()
-          }
+          const data = event
+            .split('\n')
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5).trim())
+            .join('')
+          if (data) this.heard(data)
         }
       }
     } catch {
       // Closed at the end of the run.
     }
+  }
+
+  /** As use_live_refresh.ts: the figures replace the page's, else a throttled reload. */
+  heard(data) {
+    const receivedAt = Date.now()
+    this.messages++
+    let payload
+    try {
+      payload = JSON.parse(data).payload
+    } catch {}
+    if (payload?.environment && payload.environment !== 'live') return
+    const computedAt = Date.parse(payload?.computed_at ?? '')
+    if (payload?.figures && computedAt) {
+      this.again = false
+      clearTimeout(this.timer)
+      this.timer = undefined
+      this.pushes.push([receivedAt, computedAt])
+      return
+    }
+    this.refresh()
   }
 
   refresh() {
@@ -188,6 +215,7 @@ async function dashboards() {
         tabs: tabs.map((tab) => ({
           publisher: tab.publisher,
           messages: tab.messages,
+          pushes: tab.pushes,
           refreshes: tab.refreshes,
         })),
       },

@@ -1,22 +1,21 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import SettlementService from '#services/money/settlement_service'
-import ReportService from '#services/reports/report_service'
-import { namedPeriod } from '#services/reports/report_period'
+import LiveFiguresService, { type LiveFigures } from '#services/reports/live_figures'
 import { liveChannel } from '#services/reports/live_feed'
 
 /**
  * A publisher's own dashboard (/publisher/dashboard): today's volume, acceptance and
- * rejection reasons, and its pending and payable money, live. A lead it sends reaches the
- * page over server-sent events (reports/live_feed.ts) as "changed"; the page then asks for
- * its figures again (an Inertia partial reload of `report`, `trend` and `settlement`),
- * through the same services and policies as GET /v1/reports/kpis and /v1/settlement, so it
- * never shows a price, a revenue or a margin.
+ * rejection reasons, and its pending and payable money, live. The live feed
+ * (reports/live_feed.ts) pushes the same figures to the open page over server-sent events;
+ * a page that hears a change without them asks again here (an Inertia partial reload of
+ * `report`, `trend` and `settlement`). Both read them through `LiveFiguresService`, so the
+ * page never shows a price, a revenue or a margin.
  */
 @inject()
 export default class LiveDashboardController {
   constructor(
-    protected reports: ReportService,
+    protected live: LiveFiguresService,
     protected settlements: SettlementService
   ) {}
 
@@ -25,24 +24,16 @@ export default class LiveDashboardController {
     await bouncer.with('SettlementPolicy').authorize('view')
     const publisher = await this.settlements.publisherFor(principal, undefined)
     await publisher.load('label')
-    // Today in the label's zone, against yesterday; read again on every refresh.
-    const timeZone = publisher.label?.timeZone ?? 'UTC'
-    const today = () => namedPeriod('today', timeZone)
-    const filters = { environment: 'live' as const }
+    // One reading for the three props, whichever of them the visit asks for.
+    let reading: Promise<LiveFigures> | undefined
+    const figures = () => (reading ??= this.live.figuresOf(principal, publisher))
     return inertia.render('reports/live', {
       publisher: { id: publisher.id, name: publisher.name },
       channel: liveChannel(publisher.id),
-      time_zone: timeZone,
-      report: () => this.reports.kpis(principal, { ...today(), timeZone, filters }),
-      trend: () =>
-        this.reports.timeseries(principal, {
-          metric: 'volume',
-          interval: 'hour',
-          ...today(),
-          timeZone,
-          filters,
-        }),
-      settlement: () => this.settlements.settlementOf(publisher),
+      time_zone: this.live.timeZoneOf(publisher),
+      report: () => figures().then(({ report }) => report),
+      trend: () => figures().then(({ trend }) => trend),
+      settlement: () => figures().then(({ settlement }) => settlement),
     })
   }
 }

@@ -1,39 +1,106 @@
+import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import transmit from '@adonisjs/transmit/services/main'
 import type { Environment } from '#auth/principal'
+import LiveFiguresService, { type LiveFigures } from '#services/reports/live_figures'
 
 /** A live dashboard's channel: one per publisher, authorised in start/transmit.ts. */
 export const liveChannel = (publisherId: string) => `publishers/${publisherId}/live`
 
 /**
- * What a dashboard hears: that the publisher's figures changed in one environment, nothing
- * about any lead. The page asks for its figures again, through the same service and policy
- * as the API, so a broadcast can never show more than the page would.
+ * What a dashboard hears: the publisher's figures, computed once for all its open tabs
+ * (`computed_at` is when their reading began: every lead stored before it is in them). Only
+ * aggregates, as the publisher's own principal reads them: never a lead, never personal data,
+ * never a price, revenue or margin. A message without figures (an older server, a failed
+ * computation) only says they changed; the page then asks for them itself.
  */
-export type LiveChange = { change: 'leads'; environment: Environment }
+export type LiveChange = {
+  change: 'leads'
+  environment: Environment
+  computed_at?: string
+  figures?: LiveFigures
+}
 
-/** Leads recorded within this window go out as one message per publisher and environment. */
-const COALESCE_MS = 100
-const waiting = new Set<string>()
+/** The first computation after a quiet spell waits this long, so a burst's leads go together. */
+const FIRST_DELAY_MS = 150
+/** At most one computation a second per publisher, however fast its leads arrive. */
+const MIN_GAP_MS = 1000
+/**
+ * Computations at once in this process: each reads about ten queries in parallel, and the
+ * pool (20 connections) must keep room for intake's own transactions.
+ */
+const MAX_ACTIVE = 3
+
+type State = { pending: boolean; scheduled: boolean; running: boolean; lastStart: number }
+/** One entry per publisher heard of since the process started: the gap needs its last start. */
+const states = new Map<string, State>()
+const due: string[] = []
+let active = 0
 
 /**
  * Tells a publisher's open dashboards that leads were recorded. Call it after intake's
- * commit, never inside the transaction. Never throws and never waits: a burst of leads
- * (300 a second, an upload's rows) becomes one message per publisher every 100 ms, and
- * with Redis away the local dashboards still hear it while the others miss it until Redis
- * is back (transmit's bus retries it then); intake never notices.
+ * commit, never inside the transaction. Never throws and never waits: the figures are computed
+ * later, once for every open tab of the publisher (not once per tab: 500 tabs reloading
+ * their own figures saturated 2 cores), at most once a second, and pushed over server-sent
+ * events. With Redis away the local dashboards still hear it while the others miss it until
+ * Redis is back (transmit's bus retries it then); intake never notices. Sandbox leads are
+ * not announced: the dashboard shows live figures only.
  */
 export function announceLeads(publisherId: string, environment: Environment) {
-  const key = `${publisherId}:${environment}`
-  if (waiting.has(key)) return
-  waiting.add(key)
+  if (environment !== 'live') return
+  let state = states.get(publisherId)
+  if (!state) {
+    state = { pending: false, scheduled: false, running: false, lastStart: 0 }
+    states.set(publisherId, state)
+  }
+  state.pending = true
+  schedule(publisherId, state)
+}
+
+/** Waiting, queued or running: a publisher's next computation is already coming. */
+function schedule(publisherId: string, state: State) {
+  if (state.scheduled || state.running) return
+  state.scheduled = true
+  const at = Math.max(Date.now() + FIRST_DELAY_MS, state.lastStart + MIN_GAP_MS)
   setTimeout(() => {
-    waiting.delete(key)
-    try {
-      const message: LiveChange = { change: 'leads', environment }
-      transmit.broadcast(liveChannel(publisherId), message)
-    } catch (error) {
-      logger.warn({ err: error }, 'live feed: could not broadcast')
-    }
-  }, COALESCE_MS).unref()
+    due.push(publisherId)
+    pump()
+  }, at - Date.now()).unref()
+}
+
+function pump() {
+  while (active < MAX_ACTIVE && due.length > 0) {
+    const publisherId = due.shift()!
+    const state = states.get(publisherId)!
+    state.scheduled = false
+    state.running = true
+    // Leads announced from here on may be missed by this reading: they call for the next one.
+    state.pending = false
+    state.lastStart = Date.now()
+    active++
+    void push(publisherId, new Date(state.lastStart)).finally(() => {
+      active--
+      state.running = false
+      if (state.pending) schedule(publisherId, state)
+      pump()
+    })
+  }
+}
+
+/** Computes and broadcasts; never throws. */
+async function push(publisherId: string, startedAt: Date) {
+  let message: LiveChange = { change: 'leads', environment: 'live' }
+  try {
+    const service = await app.container.make(LiveFiguresService)
+    const figures = await service.figuresOfPublisher(publisherId)
+    message = { ...message, computed_at: startedAt.toISOString(), figures }
+  } catch (error) {
+    // The bare change still reaches the page, which then reads its figures itself.
+    logger.warn({ err: error, publisherId }, 'live feed: could not compute the figures')
+  }
+  try {
+    transmit.broadcast(liveChannel(publisherId), message)
+  } catch (error) {
+    logger.warn({ err: error }, 'live feed: could not broadcast')
+  }
 }

@@ -7,11 +7,21 @@ const MIN_GAP_MS = 1000
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'refused'
 
+/** What the live feed sends (app/services/reports/live_feed.ts); `figures` since issue #18. */
+type LiveMessage = {
+  change?: string
+  environment?: string
+  computed_at?: string
+  figures?: Record<string, unknown>
+}
+
 /**
  * Keeps a page's figures current over server-sent events: subscribes to the page's channel
- * (`@adonisjs/transmit`, authorised by start/transmit.ts) and, on each "changed", asks the
- * server for the named props again (an Inertia partial reload), one reload at a time. After a
- * lost connection it reloads once more, for what it may have missed.
+ * (`@adonisjs/transmit`, authorised by start/transmit.ts). A message carrying the figures
+ * (computed once on the server for every open tab) replaces the named props at once, without
+ * a request. One without them (an older server, a failed computation) makes the page ask the
+ * server for the props again (an Inertia partial reload), one reload at a time. After a lost
+ * connection it reloads once more, for what it may have missed.
  */
 export function useLiveRefresh(channel: string, only: string[]) {
   const status = ref<LiveStatus>('connecting')
@@ -52,6 +62,30 @@ export function useLiveRefresh(channel: string, only: string[]) {
     })
   }
 
+  /** The pushed figures: only the props this page asked for, the rest of the page untouched. */
+  const apply = (figures: Record<string, unknown>) => {
+    // A reload still waiting for its turn would only fetch what just arrived.
+    again = false
+    clearTimeout(timer)
+    timer = undefined
+    const pushed = Object.fromEntries(
+      only.filter((name) => name in figures).map((name) => [name, figures[name]])
+    )
+    router.replace({
+      props: (current) => ({ ...current, ...pushed }),
+      preserveScroll: true,
+      preserveState: true,
+    })
+    refreshedAt.value = new Date()
+  }
+
+  const onMessage = (message: LiveMessage) => {
+    // The page shows live figures only.
+    if (message?.environment && message.environment !== 'live') return
+    if (message?.figures) apply(message.figures)
+    else refresh()
+  }
+
   onMounted(() => {
     transmit = new Transmit({
       baseUrl: window.location.origin,
@@ -70,7 +104,7 @@ export function useLiveRefresh(channel: string, only: string[]) {
       if (status.value !== 'refused') status.value = 'reconnecting'
     })
     const subscription = transmit.subscription(channel)
-    subscription.onMessage(refresh)
+    subscription.onMessage<LiveMessage>(onMessage)
     void subscription.create()
   })
 

@@ -126,6 +126,11 @@ test.group('Reports / dashboards', () => {
     assert.equal(await tileValue(page, 'tile-volume'), '0')
     // A mark on the window: a reload would take it away.
     await page.evaluate('window.__stillHere = true')
+    // The figures come with the message: the page asks the server for nothing.
+    const asked: string[] = []
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/publisher/dashboard') asked.push(request.url())
+    })
 
     const started = Date.now()
     await deliver(client, world)
@@ -148,6 +153,7 @@ test.group('Reports / dashboards', () => {
     )
     await page.locator('[data-test="reasons"]').waitFor()
     assert.isTrue(await page.evaluate('window.__stillHere === true'))
+    assert.deepEqual(asked, [])
     // A publisher never sees revenue or margin.
     const text = await pageText(page)
     for (const hidden of ['Revenue', 'Margin']) assert.notInclude(text, hidden)

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import User from '#models/user'
 import type { Permission } from '#auth/principal'
-import { liveChannel } from '#services/reports/live_feed'
+import { announceLeads, liveChannel } from '#services/reports/live_feed'
 import { leadBody, livePublisher, unique } from '#tests/support/fixtures'
 import { PortalAgent } from '#tests/support/portal_agent'
 
@@ -138,7 +138,21 @@ test.group('Reports / the live channel of a publisher’s dashboard', () => {
     const elapsed = Date.now() - started
     assert.lengthOf(heard, 1)
     assert.isBelow(elapsed, 2000)
-    assert.deepEqual(heard[0].payload, { change: 'leads', environment: 'live' })
+    const { figures, computed_at: computedAt, ...change } = heard[0].payload
+    assert.deepEqual(change, { change: 'leads', environment: 'live' })
+    assert.isAtLeast(Date.parse(computedAt), started)
+    // The figures pushed are the ones the page would read itself, a publisher's view.
+    const { page } = await agent.visit('/publisher/dashboard')
+    assert.deepEqual(figures, {
+      report: page!.props.report,
+      trend: page!.props.trend,
+      settlement: page!.props.settlement,
+    })
+    assert.equal(figures.report.totals.volume, 1)
+    for (const hidden of ['revenue_cents', 'margin_cents']) {
+      assert.notProperty(figures.report.totals, hidden)
+      assert.notProperty(figures.report.totals.previous, hidden)
+    }
     // Only this publisher's channel, and nothing of the lead itself.
     assert.deepEqual(
       [...new Set(agent.messages.map((message) => message.channel))],
@@ -149,6 +163,57 @@ test.group('Reports / the live channel of a publisher’s dashboard', () => {
       assert.notInclude(everything, personal)
     }
     assert.notInclude(everything, lead.body().id)
+  })
+
+  test('a burst of leads is computed and pushed at most once a second, and the last push counts them all', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { mine, agent } = await twoPublishers(cleanup)
+    const channel = liveChannel(mine.publisher.id)
+    assert.equal(await agent.subscribe(channel), 204)
+
+    // Four senders posting back to back for 2.5 s.
+    const started = Date.now()
+    let posted = 0
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (Date.now() - started < 2500) {
+          const lead = await client
+            .post('/v1/leads')
+            .bearerToken(mine.key)
+            .json(leadBody(mine.publisher.slug))
+          assert.equal(lead.status(), 201)
+          posted++
+        }
+      })
+    )
+    const lasted = Date.now() - started
+    // The last lead's push comes at most a second and a computation later.
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    const heard = agent.messages.filter((message) => message.channel === channel)
+    const times = heard.map((message) => Date.parse(message.payload.computed_at))
+    assert.isAtLeast(posted, 10)
+    assert.isAtLeast(heard.length, 2)
+    assert.isAtMost(heard.length, Math.ceil(lasted / 1000) + 1)
+    for (let i = 1; i < times.length; i++) assert.isAtLeast(times[i] - times[i - 1], 990)
+    assert.equal(heard.at(-1)!.payload.figures.report.totals.volume, posted)
+  }).timeout(30_000)
+
+  test('sandbox leads push nothing: the dashboard shows live figures only', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { mine, agent } = await twoPublishers(cleanup)
+    const channel = liveChannel(mine.publisher.id)
+    assert.equal(await agent.subscribe(channel), 204)
+    announceLeads(mine.publisher.id, 'sandbox')
+    assert.lengthOf(await agent.heard(channel, 800), 0)
+    announceLeads(mine.publisher.id, 'live')
+    const [heard] = await agent.heard(channel)
+    assert.equal(heard.payload.environment, 'live')
+    assert.equal(heard.payload.figures.report.totals.volume, 0)
   })
 
   test('another publisher’s channel is refused, and so is a user who may not read reports', async ({
