@@ -1,6 +1,6 @@
 import { inject } from '@adonisjs/core'
 import db from '@adonisjs/lucid/services/db'
-import type Principal from '#auth/principal'
+import Principal, { type Environment } from '#auth/principal'
 import type {
   KpiQuery,
   KpiReport,
@@ -37,6 +37,9 @@ import {
 
 const CURRENT = 0
 const PREVIOUS = 1
+
+/** Reads several publishers' rows at once for `ownKpisOf`, which hides what they may not see. */
+const GROUPED_READER = new Principal('operator', new Set(['read']), 'live', 'system:reports')
 
 /**
  * KPIs and time series over `lead_facts` (docs/reports.md): whole months, days and hours from
@@ -138,6 +141,50 @@ export default class ReportService {
       totals: rowOf(totals ?? grouped, null),
       rows,
     }
+  }
+
+  /**
+   * Several publishers' own KPIs over one period from one reading grouped by publisher (a live
+   * dashboard's push: four statements for every publisher due, not four each). Each report is
+   * what `kpis` answers that publisher's own principal for the same period, zone and
+   * environment: its row as the totals, without what a publisher is never shown. A publisher
+   * with no row (no figure in either period) is left out; its caller asks `kpis` for it.
+   */
+  async ownKpisOf(
+    publisherIds: string[],
+    query: Omit<KpiQuery, 'groupBy' | 'filters' | 'timeZone'> & {
+      timeZone: string
+      environment: Environment
+    }
+  ): Promise<Map<string, KpiReport>> {
+    const grouped = await this.kpis(GROUPED_READER.in(query.environment), {
+      from: query.from,
+      to: query.to,
+      timeZone: query.timeZone,
+      groupBy: 'publisher',
+      filters: { publisher: publisherIds, environment: query.environment },
+    })
+    const hidden = HIDDEN.publisher
+    const reports = new Map<string, KpiReport>()
+    for (const { key, ...named } of grouped.rows) {
+      if (key === null) continue
+      // A publisher's own totals carry no name.
+      const row = withoutHidden(named, ['name'])
+      reports.set(key, {
+        period: grouped.period,
+        previous_period: grouped.previous_period,
+        time_zone: grouped.time_zone,
+        group_by: null,
+        totals: {
+          key: null,
+          ...withoutHidden(row, hidden),
+          previous: withoutHidden(row.previous, hidden),
+          change: withoutHidden(row.change, hidden),
+        },
+        rows: [],
+      })
+    }
+    return reports
   }
 
   async timeseries(principal: Principal, query: TimeseriesQuery): Promise<Timeseries> {
