@@ -32,6 +32,7 @@ export function useLiveRefresh(channel: string, only: string[]) {
   let timer: ReturnType<typeof setTimeout> | undefined
   let lastStart = 0
   let wasLive = false
+  let cancelReload: (() => void) | undefined
 
   const refresh = () => {
     if (reloading) {
@@ -52,10 +53,14 @@ export function useLiveRefresh(channel: string, only: string[]) {
     lastStart = Date.now()
     router.reload({
       only,
+      onCancelToken: ({ cancel }) => {
+        cancelReload = cancel
+      },
       onSuccess: () => {
         refreshedAt.value = new Date()
       },
       onFinish: () => {
+        cancelReload = undefined
         reloading = false
         if (again) refresh()
       },
@@ -64,10 +69,12 @@ export function useLiveRefresh(channel: string, only: string[]) {
 
   /** The pushed figures: only the props this page asked for, the rest of the page untouched. */
   const apply = (figures: Record<string, unknown>) => {
-    // A reload still waiting for its turn would only fetch what just arrived.
+    // A reload waiting for its turn would only fetch what just arrived, and one under way
+    // could answer after it with figures read before it.
     again = false
     clearTimeout(timer)
     timer = undefined
+    cancelReload?.()
     const pushed = Object.fromEntries(
       only.filter((name) => name in figures).map((name) => [name, figures[name]])
     )

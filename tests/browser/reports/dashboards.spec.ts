@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
+import db from '@adonisjs/lucid/services/db'
+import transmit from '@adonisjs/transmit/services/main'
 import type { Page } from 'playwright'
 import User from '#models/user'
+import { liveChannel } from '#services/reports/live_feed'
 import { createLabel, livePublisher } from '#tests/support/fixtures'
 import { linkIn } from '#tests/support/mail_parts'
 import { mailTo } from '#tests/support/mailbox'
@@ -160,6 +164,51 @@ test.group('Reports / dashboards', () => {
     await page.locator('[data-test="trend-chart"] svg').first().waitFor()
     await assertUsable(page, assert)
     await screenshots(page, 'publisher_live')
+  })
+
+  test('a change heard without figures (an older server) makes the open dashboard read them itself', async ({
+    browserContext,
+    assert,
+  }) => {
+    const world = await livePublisher()
+    const user = await createPortalUser('publisher_user', { publisherId: world.publisher.id })
+    const page = await browserContext.newPage()
+    await signedIn(page, user.email)
+    await page.goto('/publisher/dashboard')
+    await expectText(page, '[data-test="live-status"]', 'Live', { contains: true })
+    assert.equal(await tileValue(page, 'tile-volume'), '0')
+    await page.evaluate('window.__stillHere = true')
+    const asked: string[] = []
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/publisher/dashboard') asked.push(request.url())
+    })
+
+    // A lead the live feed was not told about, then the bare change an older server sends.
+    const at = new Date()
+    await db.table('lead_facts').insert({
+      lead_id: randomUUID(),
+      publisher_id: world.publisher.id,
+      label_id: world.publisher.labelId,
+      channel: 'api',
+      environment: 'live',
+      status: 'accepted',
+      reason_codes: [],
+      processing_ms: 12,
+      created_at: at,
+      updated_at: at,
+    })
+    // "Live" shows once the stream is open; its subscription may still be on its way.
+    for (let tries = 0; tries < 20 && asked.length === 0; tries++) {
+      transmit.broadcast(liveChannel(world.publisher.id), { change: 'leads', environment: 'live' })
+      await page.waitForTimeout(250)
+    }
+    await page.waitForFunction(
+      `document.querySelector('[data-test="tile-volume"] [data-test="kpi-value"]')?.textContent.trim() === '1'`,
+      undefined,
+      { timeout: 3000 }
+    )
+    assert.isAtLeast(asked.length, 1)
+    assert.isTrue(await page.evaluate('window.__stillHere === true'))
   })
 
   test('a label’s manager sees its label’s publishers only, in its brand', async ({
