@@ -32,7 +32,7 @@ const TICK_MS = 100
 const MIN_GAP_MS = 1000
 /** Batches at once in this process; each reads a few publishers at a time (live_figures.ts). */
 const MAX_ACTIVE = 2
-/** Publishers per batch: a grouped reading over more costs more than it saves. */
+/** Publishers per batch: bounds one grouped reading and the burst of messages after it. */
 const BATCH_MAX = 50
 
 type State = { pending: boolean; scheduled: boolean; running: boolean; lastStart: number }
