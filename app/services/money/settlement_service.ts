@@ -58,67 +58,115 @@ export default class SettlementService {
   }
 
   async settlementOf(publisher: Publisher, environment: Environment = 'live') {
+    const settlements = await this.settlementsOf([publisher], environment)
+    return settlements.get(publisher.id)!
+  }
+
+  /**
+   * Several publishers' settlements from one reading of each source, grouped by publisher (a
+   * live dashboard's push reads a whole batch at once): each exactly what `settlementOf` gives.
+   */
+  async settlementsOf(publishers: Publisher[], environment: Environment = 'live') {
     const account = accountsOf(environment)
-    const pending = account.publisherPending(publisher.id)
-    const payable = account.publisherPayable(publisher.id)
-    const [balances, paid, volume, disputes, policy] = await Promise.all([
-      balancesOf(db.connection(), [pending, payable]),
+    const ids = publishers.map((publisher) => publisher.id)
+    const labelIds = [...new Set(publishers.map((publisher) => publisher.labelId ?? null))]
+    const [balances, paid, volumes, disputes, policies] = await Promise.all([
+      balancesOf(
+        db.connection(),
+        ids.flatMap((id) => [account.publisherPending(id), account.publisherPayable(id)])
+      ),
       db
         .from('payouts')
-        .where('publisher_id', publisher.id)
+        .whereIn('publisher_id', ids)
         .where('environment', environment)
         .where('status', 'paid')
-        .groupBy('currency')
-        .select('currency', db.raw('sum(amount_cents)::bigint AS cents')),
+        .groupBy('publisher_id', 'currency')
+        .select('publisher_id', 'currency', db.raw('sum(amount_cents)::bigint AS cents')),
       db
         .from('lead_facts')
-        .where('publisher_id', publisher.id)
+        .whereIn('publisher_id', ids)
         .where('environment', environment)
         .whereNotNull('settlement')
+        .groupBy('publisher_id')
         .select(
+          'publisher_id',
           db.raw(`count(*) FILTER (WHERE settlement <> 'returned')::int AS accepted`),
           db.raw(`count(*) FILTER (WHERE settlement = 'returned')::int AS returned`)
-        )
-        .first(),
+        ),
       db
         .from('disputes')
-        .where('publisher_id', publisher.id)
+        .whereIn('publisher_id', ids)
         .where('environment', environment)
         .whereIn('status', ['open', 'responded'])
-        .count('* as open')
-        .first(),
-      policyForLabel(publisher.labelId),
+        .groupBy('publisher_id')
+        .select('publisher_id', db.raw('count(*)::int AS open')),
+      Promise.all(labelIds.map((labelId) => policyForLabel(labelId))),
     ])
-    const currencies = new Set<string>([
-      ...(balances.get(pending)?.keys() ?? []),
-      ...(balances.get(payable)?.keys() ?? []),
-      ...paid.map((row) => row.currency.trim()),
-    ])
-    const figures: CurrencyFigures[] = [...currencies].sort().map((currency) => ({
-      currency,
-      // The ledger counts what the platform owes as negative; a publisher reads it as earned.
-      pending_cents: -(balances.get(pending)?.get(currency) ?? 0),
-      payable_cents: -(balances.get(payable)?.get(currency) ?? 0),
-      paid_cents: Number(paid.find((row) => row.currency.trim() === currency)?.cents ?? 0),
-    }))
-    const main = figures[0] ?? {
-      currency: 'EUR',
-      pending_cents: 0,
-      payable_cents: 0,
-      paid_cents: 0,
+    const policyOf = new Map(labelIds.map((labelId, index) => [labelId, policies[index]]))
+    const settlements = new Map<string, ReturnType<typeof settlementFrom>>()
+    for (const publisher of publishers) {
+      const pending = balances.get(account.publisherPending(publisher.id))
+      const payable = balances.get(account.publisherPayable(publisher.id))
+      const volume = volumes.find((row) => row.publisher_id === publisher.id)
+      settlements.set(
+        publisher.id,
+        settlementFrom(publisher.id, {
+          pending,
+          payable,
+          paid: paid.filter((row) => row.publisher_id === publisher.id),
+          accepted: volume?.accepted ?? 0,
+          returned: volume?.returned ?? 0,
+          open: Number(disputes.find((row) => row.publisher_id === publisher.id)?.open ?? 0),
+          policy: policyOf.get(publisher.labelId ?? null)!,
+        })
+      )
     }
-    return {
-      publisher_id: publisher.id,
-      ...main,
-      currencies: figures,
-      accepted_leads: volume?.accepted ?? 0,
-      returned_leads: volume?.returned ?? 0,
-      open_disputes: Number(disputes?.open ?? 0),
-      next_payout: {
-        date: nextPayoutDate(policy),
-        schedule: policy.payout_schedule,
-        minimum_payout_cents: policy.minimum_payout_cents,
-      },
-    }
+    return settlements
+  }
+}
+
+/** One publisher's settlement from its rows of each source. */
+function settlementFrom(
+  publisherId: string,
+  read: {
+    pending: Map<string, number> | undefined
+    payable: Map<string, number> | undefined
+    paid: { currency: string; cents: string | number }[]
+    accepted: number
+    returned: number
+    open: number
+    policy: SettlementPolicy
+  }
+) {
+  const currencies = new Set<string>([
+    ...(read.pending?.keys() ?? []),
+    ...(read.payable?.keys() ?? []),
+    ...read.paid.map((row) => row.currency.trim()),
+  ])
+  const figures: CurrencyFigures[] = [...currencies].sort().map((currency) => ({
+    currency,
+    // The ledger counts what the platform owes as negative; a publisher reads it as earned.
+    pending_cents: -(read.pending?.get(currency) ?? 0),
+    payable_cents: -(read.payable?.get(currency) ?? 0),
+    paid_cents: Number(read.paid.find((row) => row.currency.trim() === currency)?.cents ?? 0),
+  }))
+  const main = figures[0] ?? {
+    currency: 'EUR',
+    pending_cents: 0,
+    payable_cents: 0,
+    paid_cents: 0,
+  }
+  return {
+    publisher_id: publisherId,
+    ...main,
+    currencies: figures,
+    accepted_leads: read.accepted,
+    returned_leads: read.returned,
+    open_disputes: read.open,
+    next_payout: {
+      date: nextPayoutDate(read.policy),
+      schedule: read.policy.payout_schedule,
+      minimum_payout_cents: read.policy.minimum_payout_cents,
+    },
   }
 }

@@ -30,7 +30,7 @@ const FIRST_DELAY_MS = 150
 const TICK_MS = 100
 /** At most one computation a second per publisher, however fast its leads arrive. */
 const MIN_GAP_MS = 1000
-/** Batches at once in this process; each reads a few publishers at a time (live_figures.ts). */
+/** Batches at once in this process; each is a few grouped readings (live_figures.ts). */
 const MAX_ACTIVE = 2
 /** Publishers per batch: bounds one grouped reading and the burst of messages after it. */
 const BATCH_MAX = 50

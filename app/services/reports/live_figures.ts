@@ -13,12 +13,6 @@ export type LiveFigures = {
   settlement: Awaited<ReturnType<SettlementService['settlementOf']>>
 }
 
-/**
- * Publishers read at once in a batch. Each one's trend and settlement are about ten
- * statements; a few at a time leave the database pool (20 connections) room for intake.
- */
-const PARALLEL = 3
-
 /** What a publisher's own read-only principal sees: what its dashboards show. */
 const ownPrincipal = (publisherId: string) =>
   new Principal('publisher', new Set(['read']), 'live', 'system:live-feed', publisherId)
@@ -44,41 +38,60 @@ export default class LiveFiguresService {
 
   /**
    * For the live feed, which has no caller: each publisher's figures as its own principal sees
-   * them. The KPIs of the publishers sharing a zone come from one grouped reading
-   * (`ReportService.ownKpisOf`). A publisher that cannot be read is logged and left out.
+   * them, from a few statements however many publishers there are. The KPIs and trends of the
+   * publishers sharing a zone come from one grouped reading each (`ReportService.ownKpisOf`,
+   * `ownTimeseriesOf`), all settlements from one (`SettlementService.settlementsOf`). A
+   * publisher the grouped KPIs leave out, or whose group's reading failed, is read alone; one
+   * that cannot be read is logged and left out.
    */
   async figuresOfPublishers(publisherIds: string[]) {
     const figures = new Map<string, LiveFigures>()
     const publishers = await Publisher.query().whereIn('id', publisherIds).preload('label')
+    // Read beside the KPIs and trends, awaited with them.
+    const settling = this.settlements
+      .settlementsOf(publishers)
+      .catch(this.groupFailed<LiveFigures['settlement']>)
     const zones = Map.groupBy(publishers, (publisher) => this.timeZoneOf(publisher))
     for (const [timeZone, group] of zones) {
       const queries = this.queriesOf(timeZone)
-      const { kpis } = queries
-      const reports = await this.reports
-        .ownKpisOf(
-          group.map((publisher) => publisher.id),
-          { from: kpis.from, to: kpis.to, timeZone, environment: 'live' }
-        )
-        .catch((error) => {
-          // Each publisher's own reading below still answers.
-          logger.warn({ err: error }, 'live figures: the grouped reading failed')
-          return new Map<string, KpiReport>()
-        })
-      const waiting = [...group]
-      const worker = async () => {
-        for (let publisher = waiting.shift(); publisher; publisher = waiting.shift()) {
-          try {
-            const own = ownPrincipal(publisher.id)
-            const report = reports.get(publisher.id)
-            figures.set(publisher.id, await this.read(own, publisher, queries, report))
-          } catch (error) {
-            logger.warn({ err: error, publisherId: publisher.id }, 'live figures: not read')
-          }
+      const ids = group.map((publisher) => publisher.id)
+      const [settlements, reports, trends] = await Promise.all([
+        settling,
+        this.reports
+          .ownKpisOf(ids, {
+            from: queries.kpis.from,
+            to: queries.kpis.to,
+            timeZone,
+            environment: 'live',
+          })
+          .catch(this.groupFailed<KpiReport>),
+        this.reports
+          .ownTimeseriesOf(ids, { ...queries.trend, timeZone, environment: 'live' })
+          .catch(this.groupFailed<Timeseries>),
+      ])
+      // Alone only what the grouped readings lacked: a failed group's, or a quiet publisher's KPIs.
+      for (const publisher of group) {
+        try {
+          figures.set(
+            publisher.id,
+            await this.read(ownPrincipal(publisher.id), publisher, queries, {
+              report: reports.get(publisher.id),
+              trend: trends.get(publisher.id),
+              settlement: settlements.get(publisher.id),
+            })
+          )
+        } catch (error) {
+          logger.warn({ err: error, publisherId: publisher.id }, 'live figures: not read')
         }
       }
-      await Promise.all(Array.from({ length: PARALLEL }, worker))
     }
     return figures
+  }
+
+  /** A grouped reading that failed: each publisher's own reading still answers. */
+  private groupFailed<T>(error: unknown) {
+    logger.warn({ err: error }, 'live figures: a grouped reading failed')
+    return new Map<string, T>()
   }
 
   timeZoneOf(publisher: Publisher) {
@@ -89,14 +102,14 @@ export default class LiveFiguresService {
     principal: Principal,
     publisher: Publisher,
     queries: ReturnType<LiveFiguresService['queriesOf']>,
-    report?: KpiReport
+    known: Partial<LiveFigures> = {}
   ): Promise<LiveFigures> {
-    const [kpiReport, trend, settlement] = await Promise.all([
-      report ?? this.reports.kpis(principal, queries.kpis),
-      this.reports.timeseries(principal, queries.trend),
-      this.settlements.settlementOf(publisher),
+    const [report, trend, settlement] = await Promise.all([
+      known.report ?? this.reports.kpis(principal, queries.kpis),
+      known.trend ?? this.reports.timeseries(principal, queries.trend),
+      known.settlement ?? this.settlements.settlementOf(publisher),
     ])
-    return { report: kpiReport, trend, settlement }
+    return { report, trend, settlement }
   }
 
   /** Today in the label's zone, against yesterday; read at each call as midnight moves it. */

@@ -38,8 +38,13 @@ import {
 const CURRENT = 0
 const PREVIOUS = 1
 
-/** Reads several publishers' rows at once for `ownKpisOf`, which hides what they may not see. */
+/**
+ * Reads several publishers' rows at once for `ownKpisOf` and `ownTimeseriesOf`, which hide what
+ * they may not see.
+ */
 const GROUPED_READER = new Principal('operator', new Set(['read']), 'live', 'system:reports')
+/** Whom the grouped readings answer for: a publisher's own principal, for what it may be shown. */
+const OWN_AUDIENCE = new Principal('publisher', new Set(['read']), 'live', 'system:reports')
 
 /**
  * KPIs and time series over `lead_facts` (docs/reports.md): whole months, days and hours from
@@ -190,15 +195,55 @@ export default class ReportService {
   async timeseries(principal: Principal, query: TimeseriesQuery): Promise<Timeseries> {
     assertFigureAllowed(principal, query.metric)
     const { timeZone, conditions, previous } = await this.scope(principal, query)
-    const current = bucketsOf(query.from, query.to, query.interval, timeZone)
-    const before = bucketsOf(previous.from, previous.to, query.interval, timeZone)
-    // The previous period's points line up with the current ones from their starts.
-    const offset = current.length
-    const periods: Period[] = [
-      ...current.map((point, index) => ({ ...point, bucket: index })),
-      ...before.slice(0, offset).map((point, index) => ({ ...point, bucket: offset + index })),
-    ]
-    const sums = await readSums(periods, null, conditions)
+    const series = seriesOf(query, timeZone, previous)
+    return series.of(await readSums(series.periods, null, conditions))
+  }
+
+  /**
+   * Several publishers' own time series over one period from one reading grouped by publisher
+   * (a live dashboard's push), like `ownKpisOf`: each is what `timeseries` answers that
+   * publisher's own principal for the same query, zone and environment. A publisher without a
+   * row gets its series of empty points, as it would alone.
+   */
+  async ownTimeseriesOf(
+    publisherIds: string[],
+    query: Omit<TimeseriesQuery, 'filters' | 'timeZone'> & {
+      timeZone: string
+      environment: Environment
+    }
+  ): Promise<Map<string, Timeseries>> {
+    assertFigureAllowed(OWN_AUDIENCE, query.metric)
+    const reader = GROUPED_READER.in(query.environment)
+    const { timeZone, conditions, previous } = await this.scope(reader, {
+      ...query,
+      filters: { publisher: publisherIds, environment: query.environment },
+    })
+    const series = seriesOf(query, timeZone, previous)
+    const sums = Map.groupBy(
+      await readSums(series.periods, 'publisher', conditions),
+      (row) => row.key
+    )
+    return new Map(publisherIds.map((id) => [id, series.of(sums.get(id) ?? [])]))
+  }
+}
+
+/**
+ * A time series' buckets, and its points from the sums read over them (one group's rows).
+ * The previous period's points line up with the current ones from their starts.
+ */
+function seriesOf(
+  query: Pick<TimeseriesQuery, 'metric' | 'interval' | 'from' | 'to'>,
+  timeZone: string,
+  previous: { from: Date; to: Date }
+) {
+  const current = bucketsOf(query.from, query.to, query.interval, timeZone)
+  const before = bucketsOf(previous.from, previous.to, query.interval, timeZone)
+  const offset = current.length
+  const periods: Period[] = [
+    ...current.map((point, index) => ({ ...point, bucket: index })),
+    ...before.slice(0, offset).map((point, index) => ({ ...point, bucket: offset + index })),
+  ]
+  const of = (sums: SumsRow[]): Timeseries => {
     const valueOf = (bucket: number) =>
       metricOf(
         query.metric,
@@ -216,6 +261,7 @@ export default class ReportService {
       })),
     }
   }
+  return { periods, of }
 }
 
 /**
