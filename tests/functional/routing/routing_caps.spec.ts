@@ -260,6 +260,14 @@ test.group('Routing / sweeper on the queue', (group) => {
     const world = await routingPublisher()
     const rule = await createRule({ publisherIds: [world.publisher.id] })
     const lost = await acceptedLead(client, world)
+    // Earlier specs' unsold leads (thousands, live and sandbox, in a whole run) would be due too,
+    // and a sweep takes the oldest first: mark them tried in the future, so this lead is the one due.
+    await db
+      .from('lead_facts')
+      .where('status', 'accepted')
+      .whereNull('buyer_id')
+      .whereNot('lead_id', lost)
+      .update({ routed_at: new Date(Date.now() + 3_600_000) })
 
     const stop = await startRoutingWorker({ prefix, concurrency: 8, sweep: true })
     const second = await startRoutingWorker({ prefix, concurrency: 1, sweep: true })
