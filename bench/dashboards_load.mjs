@@ -138,11 +138,14 @@ class Tab {
   /** As use_live_refresh.ts: the figures replace the page's, else a throttled reload. */
   heard(data) {
     const receivedAt = Date.now()
-    this.messages++
-    let payload
+    let message
     try {
-      payload = JSON.parse(data).payload
+      message = JSON.parse(data)
     } catch {}
+    // Transmit's own pings come on the same stream; the page's client never hands them over.
+    if (message?.channel !== this.channel) return
+    this.messages++
+    const payload = message.payload
     if (payload?.environment && payload.environment !== 'live') return
     const computedAt = Date.parse(payload?.computed_at ?? '')
     if (payload?.figures && computedAt) {
