@@ -6,7 +6,6 @@ import db from '@adonisjs/lucid/services/db'
 import Label from '#models/label'
 import Buyer from '#models/buyer'
 import Publisher from '#models/publisher'
-import RoutingRule from '#models/routing_rule'
 import User from '#models/user'
 import OauthClientService from '#services/access/oauth_client_service'
 import { SYSTEM_OPERATOR } from '#services/access/operator_service'
@@ -28,7 +27,7 @@ import {
 } from '#tests/support/db_snapshot'
 import { soldLead } from '#tests/support/money'
 import { createForm, formBody } from '#tests/support/forms'
-import { disableUnscopedRules } from '#tests/functional/routing/routing_support'
+import { createRule, disableUnscopedRules } from '#tests/functional/routing/routing_support'
 import {
   csvOf,
   upload,
@@ -273,21 +272,7 @@ const ROUTES: SweepRoute[] = [
     route: 'PATCH /v1/routing-rules/{id}',
     required: [],
     prepare: async () => {
-      const buyer = await createBuyer()
-      const rule = await RoutingRule.create({
-        buyerId: buyer.id,
-        labelIds: [],
-        publisherIds: [],
-        criteria: [],
-        priceCents: 100,
-        payoutCents: 50,
-        currency: 'EUR',
-        caps: {},
-        schedule: null,
-        priority: 0,
-        weight: 1,
-        enabled: true,
-      })
+      const rule = await createRule({ priceCents: 100, payoutCents: 50 })
       return {
         path: `/v1/routing-rules/${rule.id}`,
         key: await operatorKey(),
@@ -816,21 +801,7 @@ const DELETE_ROUTES: {
     route: 'DELETE /v1/routing-rules/{id}',
     table: 'routing_rules',
     prepare: async () => {
-      const buyer = await createBuyer()
-      const rule = await RoutingRule.create({
-        buyerId: buyer.id,
-        labelIds: [],
-        publisherIds: [],
-        criteria: [],
-        priceCents: 100,
-        payoutCents: 50,
-        currency: 'EUR',
-        caps: {},
-        schedule: null,
-        priority: 0,
-        weight: 1,
-        enabled: true,
-      })
+      const rule = await createRule({ priceCents: 100, payoutCents: 50 })
       return { path: `/v1/routing-rules/${rule.id}`, key: await operatorKey(), body: () => ({}) }
     },
   },
@@ -1401,20 +1372,10 @@ test.group('Bad input / a routing rule’s environment', () => {
     client,
     assert,
   }) => {
-    const buyer = await createBuyer()
     const key = await operatorKey()
-    const rule = await RoutingRule.create({
-      buyerId: buyer.id,
-      labelIds: [],
-      publisherIds: [],
-      criteria: [],
+    const rule = await createRule({
       priceCents: 100,
       payoutCents: 50,
-      currency: 'EUR',
-      caps: {},
-      schedule: null,
-      priority: 0,
-      weight: 1,
       enabled: false,
       environment: 'sandbox',
     })
