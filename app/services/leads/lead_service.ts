@@ -87,6 +87,24 @@ export function assertFiltersAllowed(
 }
 
 /**
+ * The environment is a wall, for leads and for the money made of them: a party (publisher,
+ * buyer, label manager) sees its credential's environment only; the operator and a compliance
+ * officer see any, unless their credential is a sandbox one.
+ */
+export function environmentWall<Query extends { where(column: string, value: string): unknown }>(
+  query: Query,
+  principal: Principal,
+  column = 'environment'
+) {
+  if (['publisher', 'buyer', 'label_manager'].includes(principal.kind)) {
+    query.where(column, principal.environment)
+  } else if (principal.environment === 'sandbox') {
+    query.where(column, 'sandbox')
+  }
+  return query
+}
+
+/**
  * Reads leads for whoever asks: a publisher its own, a buyer those delivered
  * to it, the operator all. `lead_facts` answers who may see what; the lead
  * itself is read from its publisher's schema.
@@ -108,11 +126,7 @@ export default class LeadService {
     } else if (principal.kind === 'label_manager') {
       query.where('label_id', principal.labelId ?? NOBODY)
     }
-    if (['publisher', 'buyer', 'label_manager'].includes(principal.kind)) {
-      query.where('environment', principal.environment)
-    } else if (principal.environment === 'sandbox') {
-      query.where('environment', 'sandbox')
-    }
+    environmentWall(query, principal)
     // A scoped auditor: the leads of its publishers and labels that arrived in its period.
     for (const { sql, values } of complianceConditions(principal.scope, {
       publisherId: 'lead_facts.publisher_id',

@@ -8,7 +8,7 @@ import AuditChainService, { type Verification } from '#services/audit/audit_chai
 import ConsentEvidenceService, {
   type ConsentEvidence,
 } from '#services/audit/consent_evidence_service'
-import { assertFiltersAllowed } from '#services/leads/lead_service'
+import { assertFiltersAllowed, environmentWall } from '#services/leads/lead_service'
 import TenancyService from '#services/platform/tenancy_service'
 import type { DisputeStatus } from '#services/money/dispute_rules'
 import type { Author, DisputeRow } from '#services/money/dispute_writes'
@@ -57,9 +57,7 @@ export default class DisputeReader {
 
   visible(principal: Principal) {
     const query = db.from('disputes').select('disputes.*')
-    if (!principal.isOperator || principal.environment === 'sandbox') {
-      query.where('environment', principal.environment)
-    }
+    environmentWall(query, principal)
     if (principal.kind === 'publisher') {
       query.where('publisher_id', principal.publisherId ?? NOBODY)
     } else if (principal.kind === 'buyer') {

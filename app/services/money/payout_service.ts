@@ -11,7 +11,7 @@ import AuditChainService, {
   chainHeadOf,
 } from '#services/audit/audit_chain_service'
 import { accountsOf, ledgerInsert, movement } from '#services/money/ledger'
-import { assertFiltersAllowed } from '#services/leads/lead_service'
+import { assertFiltersAllowed, environmentWall } from '#services/leads/lead_service'
 import { OPEN_PAYOUT_STATUSES, type PayoutLine } from '#services/money/payout_maker'
 import TenancyService from '#services/platform/tenancy_service'
 import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
@@ -94,16 +94,11 @@ export default class PayoutService {
     protected accessLog: AccessLogService
   ) {}
 
-  /**
-   * The environment is a wall: a publisher's credential sees the payouts of its own environment,
-   * a sandbox operator key sandbox ones; the live operator reads (and marks) any one by its id.
-   */
+  /** Behind the environment wall (lead_service.ts): the live operator reads (and marks) any one by its id. */
   private visible(principal: Principal) {
     const query = db.from('payouts').select(COLUMNS)
     if (!principal.isOperator) query.where('publisher_id', principal.publisherId ?? NOBODY)
-    if (!principal.isOperator || principal.environment === 'sandbox') {
-      query.where('environment', principal.environment)
-    }
+    environmentWall(query, principal)
     return query
   }
 
