@@ -79,8 +79,10 @@ function where(conditions: Condition[]) {
 }
 
 /**
- * `rolled` reads a rollup table joined to its segments, `raw` the view over the facts; both
- * must answer the same columns.
+ * `rolled` reads a rollup table joined to its segments; `raw(sign)` selects from facts `r`, each
+ * counted `sign` times: the view over `lead_facts` for the raw edges, and the log of changes not
+ * folded into the rollups yet (`report_fact_deltas`, signed) for every other segment. `outer`
+ * combines the two (rolled first: the bindings follow the text).
  */
 async function union(
   periods: Period[],
@@ -89,11 +91,10 @@ async function union(
   parts: {
     rolled: string
     rollupTable: 's' | '_reasons' | '_latency'
-
-    raw: string
+    raw: (sign: string | null) => string
     rawJoin?: string
     rawFilter?: string
-    outer: string
+    outer: (rolled: string, raw: string) => string
   }
 ) {
   const cube = cubeOf(groupBy, conditions)
@@ -105,22 +106,23 @@ async function union(
   if (segments.length === 0) return []
   const cte = segmentsCte(segments)
   const filter = where(conditions)
-  const sql = `${cte.sql}
-    ${parts.outer.replace(
-      '$SOURCE',
-      // Each segment reads its own range of the index (OFFSET 0 keeps the planner from
-      // flattening the lateral reads into one hash join over the whole table).
-      () => `SELECT ${parts.rolled} FROM s CROSS JOIN LATERAL (
-          SELECT * FROM ${cube.prefix}${parts.rollupTable} r
-           WHERE r.grain = s.grain AND r.at >= s.from_at AND r.at < s.to_at${filter.sql} OFFSET 0) r
-        WHERE s.grain <> 'raw'
-       UNION ALL
-       SELECT ${parts.raw} FROM s CROSS JOIN LATERAL (
-          SELECT * FROM report_fact_measures r
-           WHERE r.created_at >= s.from_at AND r.created_at < s.to_at${filter.sql} OFFSET 0) r${parts.rawJoin ?? ''}
-        WHERE s.grain = 'raw'${parts.rawFilter ?? ''}`
-    )}`
-  const result = await db.rawQuery(sql, [...cte.bindings, ...filter.bindings, ...filter.bindings])
+  // Each segment reads its own range of the index (OFFSET 0 keeps the planner from flattening
+  // the lateral reads into one hash join over the whole table).
+  const rolled = `SELECT ${parts.rolled} FROM s CROSS JOIN LATERAL (
+      SELECT * FROM ${cube.prefix}${parts.rollupTable} r
+       WHERE r.grain = s.grain AND r.at >= s.from_at AND r.at < s.to_at${filter.sql} OFFSET 0) r
+    WHERE s.grain <> 'raw'`
+  const raw = `SELECT ${parts.raw(null)} FROM s CROSS JOIN LATERAL (
+      SELECT * FROM report_fact_measures r
+       WHERE r.created_at >= s.from_at AND r.created_at < s.to_at${filter.sql} OFFSET 0) r${parts.rawJoin ?? ''}
+    WHERE s.grain = 'raw'${parts.rawFilter ?? ''}
+    UNION ALL
+    SELECT ${parts.raw('r.sign')} FROM s JOIN report_fact_deltas r
+        ON r.created_at >= s.from_at AND r.created_at < s.to_at${parts.rawJoin ?? ''}
+     WHERE s.grain <> 'raw'${filter.sql}${parts.rawFilter ?? ''}`
+  const sql = `${cte.sql}\n${parts.outer(rolled, raw)}`
+  const bindings = [...cte.bindings, ...filter.bindings, ...filter.bindings, ...filter.bindings]
+  const result = await db.rawQuery(sql, bindings)
   return result.rows as Record<string, any>[]
 }
 
@@ -128,13 +130,15 @@ export type SumsRow = { bucket: number; key: string | null; currency: string | n
 
 /** The sums per bucket, group and currency. */
 export async function readSums(periods: Period[], groupBy: Grouping, conditions: Condition[]) {
-  const columns = `s.bucket, ${keyOf(groupBy)} AS key, r.currency, ${MEASURES.map((m) => `r.${m}`).join(', ')}`
+  const columns = (sign: string | null) =>
+    `s.bucket, ${keyOf(groupBy)} AS key, r.currency, ${MEASURES.map((m) => (sign ? `${sign} * r.${m} AS ${m}` : `r.${m}`)).join(', ')}`
   const rows = await union(periods, groupBy, conditions, {
-    rolled: columns,
+    rolled: columns(null),
     rollupTable: 's',
     raw: columns,
-    outer: `SELECT bucket, u.key::text AS key, currency, ${MEASURES.map((m) => `sum(${m})::bigint AS ${m}`).join(', ')}
-              FROM ($SOURCE) u GROUP BY bucket, u.key, currency`,
+    outer: (rolled, raw) =>
+      `SELECT bucket, u.key::text AS key, currency, ${MEASURES.map((m) => `sum(${m})::bigint AS ${m}`).join(', ')}
+         FROM (${rolled} UNION ALL ${raw}) u GROUP BY bucket, u.key, currency`,
   })
   return rows.map((row) => {
     const sums = Object.fromEntries(MEASURES.map((m) => [m, Number(row[m])])) as Sums
@@ -142,31 +146,79 @@ export async function readSums(periods: Period[], groupBy: Grouping, conditions:
   })
 }
 
+/**
+ * The packed counts (migration 1763780000700: a row's codes or buckets in one array, their
+ * counts in another) of every block, raw edge and unfolded change, summed per bucket and group here: a 90-day
+ * report's ~5,000 rows hold ~280,000 counts, which Postgres grouped far more slowly than a
+ * loop over the arrays. With `totals`, each bucket over all groups too (key null).
+ */
+async function readPacked<K extends string | number>(
+  periods: Period[],
+  groupBy: Grouping,
+  conditions: Condition[],
+  table: { rollupTable: '_reasons' | '_latency'; column: string; raw: string },
+  extra: { rawJoin?: string; rawFilter?: string; totals?: boolean }
+) {
+  const keyColumn = `${keyOf(groupBy)} AS key`
+  const rows = await union(periods, groupBy, conditions, {
+    rolled: `s.bucket, ${keyColumn}, r.${table.column} AS keys, r.counts`,
+    rollupTable: table.rollupTable,
+    raw: (sign) => `s.bucket, ${keyColumn}, ${table.raw} AS k, ${sign ?? 1} AS n`,
+    rawJoin: extra.rawJoin,
+    rawFilter: extra.rawFilter,
+    outer: (rolled, raw) =>
+      `SELECT bucket, key::text AS key, keys, counts FROM (${rolled}) p
+       UNION ALL
+       SELECT bucket, key::text, array_agg(k), array_agg(n)
+         FROM (SELECT bucket, key, k, sum(n)::int AS n FROM (${raw}) w GROUP BY 1, 2, 3) g
+        GROUP BY 1, 2`,
+  })
+  type Merged = { bucket: number; key: string | null; total: boolean; counts: Map<K, number> }
+  const merged = new Map<string, Merged>()
+  const into = (bucket: number, key: string | null, total: boolean) => {
+    const id = total ? `${bucket}` : `${bucket}:${key}`
+    let entry = merged.get(id)
+    if (!entry) {
+      entry = { bucket, key: total ? null : key, total, counts: new Map() }
+      merged.set(id, entry)
+    }
+    return entry.counts
+  }
+  for (const row of rows) {
+    const targets = [into(row.bucket, row.key, false)]
+    if (extra.totals) targets.push(into(row.bucket, null, true))
+    const [keys, counts] = [row.keys as K[], row.counts as number[]]
+    for (const counted of targets) {
+      for (const [i, counting] of keys.entries()) {
+        counted.set(counting, (counted.get(counting) ?? 0) + counts[i])
+      }
+    }
+  }
+  return [...merged.values()]
+}
+
 /** The reason codes of flagged and rejected leads, counted per bucket and group. */
 export async function readReasons(periods: Period[], groupBy: Grouping, conditions: Condition[]) {
-  const rows = await union(periods, groupBy, conditions, {
-    rolled: `s.bucket, ${keyOf(groupBy)} AS key, r.code, r.count`,
-    rollupTable: '_reasons',
-    raw: `s.bucket, ${keyOf(groupBy)} AS key, code, 1 AS count`,
-    rawJoin: ' CROSS JOIN LATERAL unnest(r.reason_codes) AS code',
-    rawFilter: ' AND r.reasoned',
-    outer: `SELECT bucket, u.key::text AS key, code, sum(count)::bigint AS count
-              FROM ($SOURCE) u GROUP BY bucket, u.key, code HAVING sum(count) > 0`,
-  })
-  return rows.map((row) => ({
-    bucket: row.bucket as number,
-    key: row.key as string | null,
-    code: row.code as string,
-    count: Number(row.count),
-  }))
+  const merged = await readPacked<string>(
+    periods,
+    groupBy,
+    conditions,
+    { rollupTable: '_reasons', column: 'codes', raw: 'code' },
+    { rawJoin: ' CROSS JOIN LATERAL unnest(r.reason_codes) AS code', rawFilter: ' AND r.reasoned' }
+  )
+  return merged.flatMap(({ bucket, key, counts }) =>
+    [...counts]
+      .filter(([, count]) => count > 0)
+      .map(([code, count]) => ({ bucket, key, code, count }))
+  )
 }
 
 /**
  * The 90th percentile of processing time per bucket and group over the histogram's buckets
  * (`report_latency_bucket`): the smallest bucket whose cumulative count reaches 90 % — exactly
  * `percentile_disc(0.9)` over the facts when that is below 1024 ms, within 1 % above. With
- * `totals`, the same pass also answers each bucket over all groups (`total`), as the p90 does
- * not add up over groups and reading the histogram twice doubled the report's cost.
+ * `totals`, the same reading also answers each bucket over all groups (`total`), as the p90
+ * does not add up over groups.
  */
 export async function readP90(
   periods: Period[],
@@ -174,31 +226,27 @@ export async function readP90(
   conditions: Condition[],
   totals = false
 ) {
-  const sets = totals
-    ? 'GROUPING SETS ((bucket, key, bucket_ms), (bucket, bucket_ms))'
-    : 'bucket, key, bucket_ms'
-  const rows = await union(periods, groupBy, conditions, {
-    rolled: `s.bucket, ${keyOf(groupBy)} AS key, r.bucket_ms, r.count`,
-    rollupTable: '_latency',
-    raw: `s.bucket, ${keyOf(groupBy)} AS key, r.bucket_ms, 1 AS count`,
-    rawFilter: ' AND r.bucket_ms IS NOT NULL',
-    outer: `SELECT bucket, key::text AS key, total,
-                   min(bucket_ms) FILTER (WHERE cum * 10 >= n_all * 9) AS p90
-              FROM (SELECT bucket, key, total, bucket_ms,
-                           sum(n) OVER (PARTITION BY bucket, total, key ORDER BY bucket_ms) AS cum,
-                           sum(n) OVER (PARTITION BY bucket, total, key) AS n_all
-                      FROM (SELECT bucket, key, grouping(key) = 1 AS total, bucket_ms,
-                                   sum(count) AS n
-                              FROM ($SOURCE) u GROUP BY ${sets}
-                            HAVING sum(count) > 0) h) c
-             GROUP BY bucket, total, key`,
+  const merged = await readPacked<number>(
+    periods,
+    groupBy,
+    conditions,
+    { rollupTable: '_latency', column: 'buckets_ms', raw: 'r.bucket_ms' },
+    { rawFilter: ' AND r.bucket_ms IS NOT NULL', totals }
+  )
+  return merged.flatMap(({ bucket, key, total, counts }) => {
+    const histogram = [...counts].filter(([, n]) => n > 0).sort(([a], [b]) => a - b)
+    const all = histogram.reduce((sum, [, n]) => sum + n, 0)
+    let [cumulative, p90] = [0, null as number | null]
+    for (const [ms, n] of histogram) {
+      cumulative += n
+      if (cumulative * 10 >= all * 9) {
+        p90 = ms
+        break
+      }
+    }
+    if (p90 === null) return []
+    return [{ bucket, key, total, p90 }]
   })
-  return rows.map((row) => ({
-    bucket: row.bucket as number,
-    key: row.total ? null : (row.key as string | null),
-    total: row.total as boolean,
-    p90: row.p90 === null ? null : Number(row.p90),
-  }))
 }
 
 /**
