@@ -48,65 +48,61 @@ function limitsOf(rule: CappedRule, at: Date): Limit[] {
   return limits
 }
 
+/** A concurrent router took the units a decision counted on: decide again, with fresh counts. */
+export class CapConflict extends Error {
+  constructor() {
+    super('a cap counter was used up by a concurrent router')
+  }
+}
+
 /**
- * The cap counters a routing transaction may draw on, locked for it.
+ * The cap counters a routing transaction may draw on, and the units it takes.
  *
- * Exact under concurrency: every counter a group of leads might take from
- * is locked up front, in one statement and in key order, so concurrent
- * routers queue on the rows they share, never deadlock on them, and each
- * reads the count the previous one committed. The decisions are then made
- * in memory (a match takes its daily and its monthly unit together, or
- * neither) and the new counts written with the match.
+ * Exact under concurrency without making routers queue on counters they
+ * end up not using: the counts are read without a lock, the decisions made
+ * in memory from them (a match takes its daily and its monthly unit
+ * together, or neither), and only the units taken are written, before the
+ * match, as increments guarded by the cap. Of two routers counting on the
+ * same last unit, the second waits for the first to commit and its guard
+ * then fails (READ COMMITTED re-checks it on the row it waited for): it
+ * hears CapConflict and decides again, from the start. Read with `lock`,
+ * every counter a group may draw on is held until it commits, for a group
+ * that kept losing that race: it then cannot lose it.
  */
 export class CapLedger {
   #counts = new Map<string, number>()
-  #changed = new Map<string, Limit>()
+  #taken = new Map<string, { limit: Limit; units: number }>()
 
   /**
-   * Locks the counters `offers` may draw on. `alongside` are SELECTs the
-   * caller needs in its transaction anyway, read in the same round trip;
-   * their rows come back in order.
+   * Reads the counters `offers` may draw on, locked with `lock`.
+   * `alongside` are SELECTs the caller needs in its transaction anyway,
+   * read in the same round trip; their rows come back in order.
    */
-  static async lock(
+  static async read(
     trx: TransactionClientContract,
     offers: { rule: CappedRule; at: Date }[],
-    alongside: Part[] = []
+    alongside: Part[] = [],
+    options: { lock?: boolean } = {}
   ) {
     const ledger = new CapLedger()
     const wanted = new Map<string, Limit>()
     for (const { rule, at } of offers) {
       for (const limit of limitsOf(rule, at)) wanted.set(limit.key, limit)
     }
-    const limits = [...wanted.values()]
-    const reads = limits.length ? [lockCounters(limits), ...alongside] : alongside
+    // Every router creates missing counters in this one order, so two creating the same never deadlock.
+    const limits = [...wanted.values()].sort(byKey)
+    const reads = limits.length ? [counters(limits), ...alongside] : alongside
     const rows = reads.length ? await selectTogether(trx, reads) : []
     if (limits.length) ledger.#remember(rows.shift()!)
 
     const missing = limits.filter((limit) => !ledger.#counts.has(limit.key))
-    if (missing.length > 0) {
-      // First match of the period (or caps newly set): start from what lead_facts already holds.
-      const periods = rowsOf(
-        [...KEY_COLUMNS, ['starts', 'timestamptz'], ['ends', 'timestamptz']],
-        missing.map((limit) => ({
-          rule_id: limit.ruleId,
-          period: limit.period.key,
-          starts: limit.period.start,
-          ends: limit.period.end,
-        }))
-      )
-      await trx.rawQuery(
-        `INSERT INTO public.routing_rule_usage (rule_id, period, count, expires_at)
-         SELECT v.rule_id, v.period,
-           (SELECT count(*) FROM public.lead_facts f
-            WHERE f.routing_rule_id = v.rule_id AND f.matched_at >= v.starts AND f.matched_at < v.ends),
-           v.ends
-         FROM ${periods.from}
-         ON CONFLICT (rule_id, period) DO NOTHING`,
-        periods.bindings
-      )
-      // Inserted here or by a concurrent router (the insert waited for it to commit): read them locked.
-      const [inserted] = await selectTogether(trx, [lockCounters(missing)])
-      ledger.#remember(inserted)
+    if (missing.length > 0) await createCounters(trx, missing)
+    // Rows this router created stay locked to it until it commits: it creates them before it locks
+    // any other, so a router waiting on them never holds one it needs.
+    const again = options.lock ? limits : missing
+    if (again.length > 0) {
+      const [counts] = await selectTogether(trx, [counters(again, options)])
+      ledger.#remember(counts)
     }
     return { ledger, rows }
   }
@@ -116,33 +112,50 @@ export class CapLedger {
     const limits = limitsOf(rule, at)
     const full = limits.some((limit) => {
       const count = this.#counts.get(limit.key)
-      if (count === undefined) throw new Error(`cap counter ${limit.key} was not locked`)
+      if (count === undefined) throw new Error(`cap counter ${limit.key} was not read`)
       return count >= limit.cap
     })
     if (full) return false
     for (const limit of limits) {
       this.#counts.set(limit.key, this.#counts.get(limit.key)! + 1)
-      this.#changed.set(limit.key, limit)
+      const taken = this.#taken.get(limit.key)
+      this.#taken.set(limit.key, { limit, units: (taken?.units ?? 0) + 1 })
     }
     return true
   }
 
-  /** The counts taken, as one UPDATE to send with the match's other writes. */
-  update(): Part | null {
-    if (this.#changed.size === 0) return null
-    const changed = rowsOf(
-      [...KEY_COLUMNS, ['count', 'int']],
-      [...this.#changed.values()].map((limit) => ({
+  /**
+   * The units taken, as one UPDATE to send before the match's other writes:
+   * it raises each counter only while it stays within its cap and answers
+   * one row per counter raised (`confirm`). It locks them in key order
+   * first, so routers that need the same counters queue on them and never
+   * deadlock.
+   */
+  increments(): Part | null {
+    if (this.#taken.size === 0) return null
+    const taken = rowsOf(
+      [...KEY_COLUMNS, ['units', 'int'], ['cap', 'int']],
+      [...this.#taken.values()].map(({ limit, units }) => ({
         rule_id: limit.ruleId,
         period: limit.period.key,
-        count: this.#counts.get(limit.key),
+        units,
+        cap: limit.cap,
       }))
     )
     return rawPart(
-      `UPDATE public.routing_rule_usage u SET count = v.count
-       FROM ${changed.from} WHERE u.rule_id = v.rule_id AND u.period = v.period`,
-      changed.bindings
+      `UPDATE public.routing_rule_usage u SET count = u.count + t.units
+       FROM (SELECT c.rule_id, c.period, v.units, v.cap FROM public.routing_rule_usage c
+             JOIN ${taken.from} ON c.rule_id = v.rule_id AND c.period = v.period
+             ORDER BY c.rule_id, c.period FOR UPDATE OF c) t
+       WHERE u.rule_id = t.rule_id AND u.period = t.period AND u.count + t.units <= t.cap
+       RETURNING u.rule_id, u.period, u.count`,
+      taken.bindings
     )
+  }
+
+  /** Throws CapConflict unless the rows `increments` answered raised every counter taken from. */
+  confirm(rows: unknown[]) {
+    if (rows.length < this.#taken.size) throw new CapConflict()
   }
 
   #remember(rows: Record<string, any>[]) {
@@ -150,8 +163,13 @@ export class CapLedger {
   }
 }
 
-/** The counters, locked in key order so concurrent routers queue on them and never deadlock. */
-function lockCounters(limits: Limit[]): Part {
+function byKey(a: Limit, b: Limit) {
+  if (a.ruleId !== b.ruleId) return a.ruleId < b.ruleId ? -1 : 1
+  return a.period.key < b.period.key ? -1 : a.period.key > b.period.key ? 1 : 0
+}
+
+/** The counters' counts; with `lock`, locked in key order so routers queue on them and never deadlock. */
+function counters(limits: Limit[], options: { lock?: boolean } = {}): Part {
   const keys = rowsOf(
     KEY_COLUMNS,
     limits.map((limit) => ({ rule_id: limit.ruleId, period: limit.period.key }))
@@ -159,8 +177,40 @@ function lockCounters(limits: Limit[]): Part {
   return rawPart(
     `SELECT u.rule_id, u.period, u.count FROM public.routing_rule_usage u
      JOIN ${keys.from} ON u.rule_id = v.rule_id AND u.period = v.period
-     ORDER BY u.rule_id, u.period FOR UPDATE OF u`,
+     ${options.lock ? 'ORDER BY u.rule_id, u.period FOR UPDATE OF u' : ''}`,
     keys.bindings
+  )
+}
+
+/**
+ * First match of the period (or caps newly set): the counters start from
+ * what lead_facts already holds. One created meanwhile by a concurrent
+ * router is left as it is (the insert waits for that router to commit).
+ */
+async function createCounters(trx: TransactionClientContract, missing: Limit[]) {
+  const periods = periodRows(missing)
+  await trx.rawQuery(
+    `INSERT INTO public.routing_rule_usage (rule_id, period, count, expires_at)
+     SELECT v.rule_id, v.period,
+       (SELECT count(*) FROM public.lead_facts f
+        WHERE f.routing_rule_id = v.rule_id AND f.matched_at >= v.starts AND f.matched_at < v.ends),
+       v.ends
+     FROM ${periods.from}
+     ON CONFLICT (rule_id, period) DO NOTHING`,
+    periods.bindings
+  )
+}
+
+/** The counters' keys and the span of their periods, for counting matches in lead_facts. */
+function periodRows(limits: Limit[]) {
+  return rowsOf(
+    [...KEY_COLUMNS, ['starts', 'timestamptz'], ['ends', 'timestamptz']],
+    limits.map((limit) => ({
+      rule_id: limit.ruleId,
+      period: limit.period.key,
+      starts: limit.period.start,
+      ends: limit.period.end,
+    }))
   )
 }
 
@@ -181,15 +231,7 @@ export async function capUsage(
   const limits = rules.flatMap((rule) => limitsOf(rule, at))
   const usage = new Map<string, CapUsage>()
   if (limits.length === 0) return usage
-  const periods = rowsOf(
-    [...KEY_COLUMNS, ['starts', 'timestamptz'], ['ends', 'timestamptz']],
-    limits.map((limit) => ({
-      rule_id: limit.ruleId,
-      period: limit.period.key,
-      starts: limit.period.start,
-      ends: limit.period.end,
-    }))
-  )
+  const periods = periodRows(limits)
   const result = await db.rawQuery(
     `SELECT v.rule_id, v.period, coalesce(u.count,
        (SELECT count(*) FROM public.lead_facts f

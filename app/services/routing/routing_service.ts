@@ -9,7 +9,7 @@ import AuditChainService, {
   chainHeadOf,
 } from '#services/audit/audit_chain_service'
 import RoutingRuleBook, { RULES_VERSION_SQL, type ActiveRule } from '#services/routing/rule_book'
-import { CapLedger, isCapped } from '#services/routing/caps'
+import { CapConflict, CapLedger, isCapped } from '#services/routing/caps'
 import { matchFoundData } from '#services/routing/match_event'
 import { ledgerInsert, saleMovement } from '#services/money/ledger'
 import {
@@ -61,6 +61,12 @@ type Unsold = { offer: Offer; reason: UnsoldReason }
 const lookups = new GroupCommit<string, LeadFact | undefined>({ maxSize: 64, maxInFlight: 1 })
 /** Leads of one publisher routed together share one transaction (group commit). */
 const groups = new GroupCommit<Offer, RoutingOutcome>(routingConfig.groupCommit)
+/**
+ * Times a group decides on counts read without a lock before it locks them:
+ * each retry means a concurrent router used up a cap it counted on, so after
+ * these the group holds its counters and cannot lose again.
+ */
+const UNLOCKED_ATTEMPTS = 3
 
 /**
  * Sells one accepted lead to one buyer (exclusive delivery): a live lead by
@@ -96,8 +102,20 @@ export default class RoutingService {
       random: options.random ?? Math.random,
     }
     return groups.add(fact.schema_name, offer, (offers) =>
-      this.tenancy.run({ schemaName: fact.schema_name }, (trx) => this.decide(trx, offers))
+      this.routeGroup(fact.schema_name, offers)
     )
+  }
+
+  /** One publisher's offers, decided again from the start when a concurrent router took their caps. */
+  private async routeGroup(schemaName: string, offers: Offer[]) {
+    for (let attempt = 1; ; attempt++) {
+      const lockCaps = attempt > UNLOCKED_ATTEMPTS
+      try {
+        return await this.tenancy.run({ schemaName }, (trx) => this.decide(trx, offers, lockCaps))
+      } catch (error) {
+        if (!(error instanceof CapConflict) || lockCaps) throw error
+      }
+    }
   }
 
   private async facts(leadIds: string[]) {
@@ -113,8 +131,8 @@ export default class RoutingService {
     return leadIds.map((id) => byId.get(id))
   }
 
-  /** One publisher's offers in its tenant transaction: lock, choose, take caps, write. */
-  private async decide(trx: TransactionClientContract, offers: Offer[]) {
+  /** One publisher's offers in its tenant transaction: lock the leads, read caps, choose, write. */
+  private async decide(trx: TransactionClientContract, offers: Offer[], lockCaps: boolean) {
     const ids = [...new Set(offers.map((offer) => offer.fact.lead_id))].sort()
     // The leads and their chain heads in one statement, in lead order; each lead before its head, as before.
     const locked = await trx.rawQuery(
@@ -136,7 +154,7 @@ export default class RoutingService {
       return { offer, lead, reason, candidates: rankCandidates(eligible, offer.random) }
     })
     // The endpoints of every buyer the group might sell to, read with the cap counters: its match.found
-    // deliveries are then written with the match, one round trip fewer while the counters are held.
+    // deliveries are then written with the match, one round trip fewer.
     // A group may hold a publisher's live and sandbox leads; each rule names its environment's endpoints.
     const scopes = new Map<
       string,
@@ -151,7 +169,7 @@ export default class RoutingService {
     }
     const endpointScopes = [...scopes.values()]
     // Past the first uncapped candidate a lead never reaches: its later rules' counters are not needed.
-    const { ledger: caps, rows } = await CapLedger.lock(
+    const { ledger: caps, rows } = await CapLedger.read(
       trx,
       ranked.flatMap((entry) => {
         if (!entry) return []
@@ -159,7 +177,8 @@ export default class RoutingService {
         const needed = reach === -1 ? entry.candidates : entry.candidates.slice(0, reach)
         return needed.map((rule) => ({ rule, at: entry.offer.now }))
       }),
-      endpointScopes.length ? [this.outbox.endpointsFor(endpointScopes)] : []
+      endpointScopes.length ? [this.outbox.endpointsFor(endpointScopes)] : [],
+      { lock: lockCaps }
     )
     const endpoints = (rows[0] ?? []) as SubscribedEndpoint[]
 
@@ -176,14 +195,16 @@ export default class RoutingService {
       matches.push({ offer: entry.offer, lead: entry.lead, rule })
       return { outcome: 'matched', leadId, ruleId: rule.id, buyerId: rule.buyerId }
     })
-    await this.record(trx, { matches, unsold, heads, endpoints, caps: caps.update() })
+    await this.record(trx, { matches, unsold, heads, endpoints, caps })
     return outcomes
   }
 
   /**
-   * Everything the decisions change, in the routing transaction and in one
-   * statement: caps, leads, facts, audit trails, match.found events and
-   * their deliveries to the buyers' endpoints (read under the same lock).
+   * Everything the decisions change, in the routing transaction: first the
+   * caps' units, whose answer says whether the decisions still hold (if not,
+   * CapConflict, before anything else is written), then in one statement
+   * leads, facts, audit trails, match.found events and their deliveries to
+   * the buyers' endpoints.
    */
   private async record(
     trx: TransactionClientContract,
@@ -192,11 +213,13 @@ export default class RoutingService {
       unsold: Unsold[]
       heads: Map<string, ChainHead>
       endpoints: SubscribedEndpoint[]
-      caps: Part | null
+      caps: CapLedger
     }
   ) {
     const { matches, unsold, heads, endpoints, caps } = decided
-    const parts: Part[] = caps ? [caps] : []
+    const increments = caps.increments()
+    if (increments) caps.confirm(await insertTogether(trx, [increments]))
+    const parts: Part[] = []
     if (unsold.length > 0) parts.push(unsoldFacts(unsold))
     if (matches.length === 0) {
       if (parts.length > 0) await insertTogether(trx, parts)
