@@ -38,14 +38,27 @@ export function cpuSpent(before: Record<string, number>, after: Record<string, n
   )
 }
 
-/** The usual groups: a process of ours with its children, Postgres backends, Redis. */
+/**
+ * The usual groups: a process of ours with its children, Postgres, Redis.
+ * Postgres is its shared processes (WAL writer, checkpointer, …) and the
+ * backends of the benchmark's own database: a backend serving another
+ * database (another engineer's tests on the same machine) is not ours.
+ */
 export function benchCpuGroups(ourPid: number, name = 'server'): CpuGroups {
+  const database = new URL(process.env.DATABASE_URL ?? 'postgres://localhost/').pathname.slice(1)
   return {
     [name]: (pid) => pid === ourPid || parentOf(pid) === ourPid,
-    postgres: (_pid, command) => command.startsWith('postgres'),
+    postgres: (_pid, command) => {
+      if (!command.startsWith('postgres')) return false
+      const backend = BACKEND_TITLE.exec(command)
+      return !backend || !database || backend[1] === database
+    },
     redis: (_pid, command) => command.startsWith('redis-server'),
   }
 }
+
+/** `postgres: 15/main: <user> <database> <host>(<port>) <state>`, a client backend's process title. */
+const BACKEND_TITLE = /^postgres: [^:]+: \S+ (\S+) \S+\(\d+\)/
 
 function parentOf(pid: number) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')

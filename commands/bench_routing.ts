@@ -11,6 +11,7 @@ import { redisConnection } from '#config/redis'
 import services from '#config/services'
 import DatabaseSetupService from '#services/platform/database_setup_service'
 import IntakeService from '#services/intake/intake_service'
+import type { RoutingOutcome } from '#services/routing/routing_service'
 import { SYSTEM_OPERATOR } from '#services/access/operator_service'
 import PublisherService from '#services/catalogue/publisher_service'
 import Buyer from '#models/buyer'
@@ -261,17 +262,18 @@ export default class BenchRouting extends BaseCommand {
     const outcomes: Record<string, number> = {}
     // The event's stream id is Redis's clock when the job completed, i.e. after the routing commit;
     // reading it there keeps this process's own event-loop lag out of the figure.
-    const onCompleted = (
-      { jobId, returnvalue }: { jobId: string; returnvalue: unknown },
-      streamId: string
-    ) => {
-      const start = accepted.get(jobId)
-      if (start === undefined || !waiting.delete(jobId)) return
-      latencies.push(Number(streamId.split('-')[0]) - start)
-      const result = typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue
-      if (result?.outcome === 'matched') matched.push(jobId)
-      const key = result?.outcome === 'unsold' ? `unsold:${result.reason}` : String(result?.outcome)
-      outcomes[key] = (outcomes[key] ?? 0) + 1
+    // A job carries the leads accepted together and completes with each one's outcome.
+    const onCompleted = ({ returnvalue }: { returnvalue: unknown }, streamId: string) => {
+      const parsed = typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue
+      const results: RoutingOutcome[] = Array.isArray(parsed) ? parsed : parsed ? [parsed] : []
+      for (const result of results) {
+        const start = accepted.get(result.leadId)
+        if (start === undefined || !waiting.delete(result.leadId)) continue
+        latencies.push(Number(streamId.split('-')[0]) - start)
+        if (result.outcome === 'matched') matched.push(result.leadId)
+        const key = result.outcome === 'unsold' ? `unsold:${result.reason}` : result.outcome
+        outcomes[key] = (outcomes[key] ?? 0) + 1
+      }
     }
     events.on('completed', onCompleted)
 
@@ -295,7 +297,7 @@ export default class BenchRouting extends BaseCommand {
         const body = answer.body as { id: string; status: string; created_at: string }
         if (body.status !== 'accepted') return
         const id = body.id
-        // Intake queued its routing job before answering, as it does for every accepted live lead.
+        // Intake queues its routing (with the leads accepted beside it) as for every accepted lead.
         // Latency runs from the lead's own acceptance time stamp, not from when this process saw the answer.
         accepted.set(id, Date.parse(body.created_at))
         waiting.add(id)

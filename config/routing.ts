@@ -21,6 +21,16 @@ const routingConfig = {
     maxSize: env.get('ROUTING_GROUP_MAX_SIZE') ?? 32,
     maxInFlight: env.get('ROUTING_GROUP_MAX_IN_FLIGHT') ?? 1,
   },
+  /**
+   * Leads accepted within `lingerMs` of each other go to the worker in one
+   * job of at most `jobSize` leads: a job costs Redis round trips and worker
+   * bookkeeping whatever it carries. Intake does not wait for it (the lead
+   * is in Postgres; the sweeper routes what a crash left unqueued).
+   */
+  enqueue: {
+    lingerMs: env.get('ROUTING_ENQUEUE_LINGER_MS') ?? 10,
+    jobSize: 64,
+  },
   /** An accepted lead nobody bought is offered again (caps reset, rules change) until it is this old. */
   retryMaxAgeHours: env.get('ROUTING_RETRY_MAX_AGE_HOURS') ?? 72,
   /**

@@ -72,6 +72,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   ROUTING_QUEUE_PREFIX: Env.schema.string.optional(),
   ROUTING_CONCURRENCY: Env.schema.number.optional(),
   ROUTING_GROUP_MAX_SIZE: Env.schema.number.optional(),
+  ROUTING_ENQUEUE_LINGER_MS: Env.schema.number.optional(),
   ROUTING_GROUP_MAX_IN_FLIGHT: Env.schema.number.optional(),
   ROUTING_RETRY_MAX_AGE_HOURS: Env.schema.number.optional(),
   ROUTING_SWEEP_INTERVAL_SECONDS: Env.schema.number.optional(),

@@ -126,13 +126,14 @@ export default class IntakeService {
     // Open dashboards hear of new leads after the commit; a broadcast never fails or holds intake.
     if (answers.some((answer) => !answer.replayed))
       announceLeads(publisher.id, principal.environment)
-    // Routing starts after the commit; if Redis is away, the routing sweeper finds the leads in Postgres.
-    // Sandbox leads too: they meet the sandbox's rules (docs/sandbox.md).
+    // Routing starts after the commit, with the leads other requests accepted meanwhile; the answer does
+    // not wait for Redis. If Redis is away (or the process dies first), the routing sweeper finds the
+    // leads in Postgres. Sandbox leads too: they meet the sandbox's rules (docs/sandbox.md).
     if (batch && !batch.route) return answers
     const routable = answers
       .filter((answer) => !answer.replayed && answer.body.status === 'accepted')
       .map((answer) => answer.body.id)
-    await enqueueRouting(routable)
+    void enqueueRouting(routable)
     return answers
   }
 

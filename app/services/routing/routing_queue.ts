@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto'
 import { Queue, Worker, type Job } from 'bullmq'
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import routingConfig from '#config/routing'
 import { redisConnection } from '#config/redis'
-import RoutingService from '#services/routing/routing_service'
+import RoutingService, { type RoutingOutcome } from '#services/routing/routing_service'
 import RoutingSweeper from '#services/routing/sweeper'
 
-type RoutingJob = { leadId: string } | Record<string, never>
+/** A routing job carries the leads accepted together; `leadId` is the shape queued before. */
+type RoutingJob = { leadIds: string[] } | { leadId: string } | Record<string, never>
 
 export const SWEEP_SCHEDULER = 'routing-sweep'
 const ENQUEUE_TIMEOUT_MS = 2000
@@ -14,6 +16,11 @@ const ENQUEUE_TIMEOUT_MS = 2000
 const SKIP_AFTER_FAILURE_MS = 5000
 let skipUntil = 0
 const queues = new Map<string, Queue<RoutingJob>>()
+
+/** Leads waiting for their prefix's next job, and the callers waiting for it to be in Redis. */
+type Pending = { leadIds: string[]; settle: ((queued: boolean) => void)[]; timer?: NodeJS.Timeout }
+const pending = new Map<string, Pending>()
+const flushing = new Set<Promise<void>>()
 
 /**
  * One producer per key prefix, opened on first use. The queue provider
@@ -34,21 +41,57 @@ export function routingQueue(prefix = routingConfig.prefix) {
 }
 
 /**
- * Queues routing for leads accepted live: call it after the intake
- * transaction commits. The job id is the lead id, so a lead queued twice
- * (intake and the sweeper, say) is routed once. Never throws: when Redis
- * cannot take the job, the sweeper picks the lead up later from Postgres.
+ * Queues routing for accepted leads: call it after their transaction
+ * commits. Leads queued within `routing.enqueue.lingerMs` of each other,
+ * by any request of this process, travel in one job (up to
+ * `routing.enqueue.jobSize`): a job's Redis round trips and the worker's
+ * bookkeeping are paid per job, not per lead. A lead in two jobs (intake
+ * and the sweeper, say) is routed once: routing re-checks it under its
+ * lock. Resolves once the leads are in Redis; never throws: when Redis
+ * cannot take them, the sweeper picks them up later from Postgres.
  */
-export async function enqueueRouting(
+export function enqueueRouting(
   leadIds: string | string[],
   options: { prefix?: string } = {}
 ): Promise<boolean> {
   const ids = Array.isArray(leadIds) ? leadIds : [leadIds]
-  if (ids.length === 0) return true
-  // A publisher is waiting for the answer: while Redis is known to be away, do not make it wait again.
-  if (Date.now() < skipUntil) return false
+  if (ids.length === 0) return Promise.resolve(true)
+  // A publisher may be waiting for the answer: while Redis is known to be away, do not make it wait again.
+  if (Date.now() < skipUntil) return Promise.resolve(false)
+  const prefix = options.prefix ?? routingConfig.prefix
+  return new Promise((resolve) => {
+    let batch = pending.get(prefix)
+    if (!batch) {
+      batch = { leadIds: [], settle: [] }
+      pending.set(prefix, batch)
+      batch.timer = setTimeout(() => flush(prefix), routingConfig.enqueue.lingerMs)
+    }
+    batch.leadIds.push(...ids)
+    batch.settle.push(resolve)
+    if (batch.leadIds.length >= routingConfig.enqueue.jobSize) flush(prefix)
+  })
+}
+
+/** Sends a prefix's waiting leads to Redis now, as jobs of at most `jobSize` leads. */
+function flush(prefix: string) {
+  const batch = pending.get(prefix)
+  if (!batch) return
+  pending.delete(prefix)
+  clearTimeout(batch.timer)
+  const sending = addJobs(prefix, batch.leadIds).then((queued) => {
+    for (const settle of batch.settle) settle(queued)
+  })
+  flushing.add(sending)
+  void sending.finally(() => flushing.delete(sending))
+}
+
+async function addJobs(prefix: string, leadIds: string[]) {
+  const ids = [...new Set(leadIds)]
+  const size = routingConfig.enqueue.jobSize
+  const jobs = []
+  for (let start = 0; start < ids.length; start += size) jobs.push(ids.slice(start, start + size))
   let timer: NodeJS.Timeout | undefined
-  // With Redis away the client would hold the call until it reconnects; the caller is answering a publisher.
+  // With Redis away the client would hold the call until it reconnects; a caller may be answering a publisher.
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
       () => reject(new Error('routing queue did not answer in time')),
@@ -56,12 +99,12 @@ export async function enqueueRouting(
     )
   })
   try {
-    const adding = routingQueue(options.prefix).addBulk(
-      ids.map((leadId) => ({
+    const adding = routingQueue(prefix).addBulk(
+      jobs.map((job) => ({
         name: 'route',
-        data: { leadId },
+        data: { leadIds: job },
         opts: {
-          jobId: leadId,
+          jobId: routingJobId(job),
           // Finished jobs are dropped so the id is free for a later retry by the sweeper.
           removeOnComplete: true,
           removeOnFail: true,
@@ -82,6 +125,23 @@ export async function enqueueRouting(
   } finally {
     clearTimeout(timer)
   }
+}
+
+/**
+ * A lone lead's job is named by the lead, a group's by its sorted ids: the
+ * same leads queued twice while the first job waits make one job.
+ */
+function routingJobId(leadIds: string[]) {
+  if (leadIds.length === 1) return leadIds[0]
+  return createHash('sha256')
+    .update([...leadIds].sort().join(','))
+    .digest('base64url')
+}
+
+/** The leads a job asks to route, whichever shape queued it. */
+function leadsOf(job: Job<RoutingJob>): string[] {
+  const data = job.data as { leadIds?: string[]; leadId?: string }
+  return data.leadIds ?? (data.leadId ? [data.leadId] : [])
 }
 
 export type RoutingWorkerOptions = {
@@ -107,7 +167,14 @@ export async function startRoutingWorker(options: RoutingWorkerOptions = {}) {
     routingConfig.queue,
     async (job: Job<RoutingJob>) => {
       if (job.name === 'sweep') return sweepRouting({ prefix })
-      return routing.route((job.data as { leadId: string }).leadId, { random: options.random })
+      // Each lead joins its publisher's routing transaction; one lead's failure retries the job, and
+      // the leads it had routed are skipped then (no longer accepted).
+      const routed = await Promise.allSettled(
+        leadsOf(job).map((leadId) => routing.route(leadId, { random: options.random }))
+      )
+      const failed = routed.find((result) => result.status === 'rejected')
+      if (failed) throw failed.reason
+      return routed.map((result) => (result as PromiseFulfilledResult<RoutingOutcome>).value)
     },
     {
       connection: redisConnection,
@@ -173,8 +240,10 @@ export async function sweepRouting(options: { prefix?: string; now?: Date } = {}
   return { requeued: due.length }
 }
 
-/** Closes the producers (shutdown, end of a test run or benchmark). */
+/** Closes the producers (shutdown, end of a test run or benchmark), after sending the leads waiting. */
 export async function closeRoutingQueues() {
+  for (const prefix of [...pending.keys()]) flush(prefix)
+  await Promise.all([...flushing])
   const open = [...queues.values()]
   queues.clear()
   await Promise.all(open.map((queue) => queue.close()))

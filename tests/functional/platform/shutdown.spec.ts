@@ -4,7 +4,8 @@ import db from '@adonisjs/lucid/services/db'
 import { leadBody, livePublisher } from '#tests/support/fixtures'
 import { startAppProcess } from '#tests/support/app_process'
 import TenancyService from '#services/platform/tenancy_service'
-import { closeRoutingQueues, routingQueue } from '#services/routing/routing_queue'
+import { closeRoutingQueues } from '#services/routing/routing_queue'
+import { queuedForRouting } from '#tests/support/routing_jobs'
 
 /**
  * A deploy stops the web process with SIGTERM while publishers are still
@@ -60,7 +61,7 @@ test.group('Shutdown', (group) => {
       assert.equal(Number(stored[0].count), accepted.length)
 
       // Queued for routing before the server let go of Redis, not left for the sweep to find.
-      const queue = routingQueue()
+      const queued = await queuedForRouting()
       const unqueued = []
       for (const id of accepted) {
         const routed = await db
@@ -68,7 +69,7 @@ test.group('Shutdown', (group) => {
           .where('lead_id', id)
           .whereNotNull('routed_at')
           .first()
-        if (!routed && !(await queue.getJob(id))) unqueued.push(id)
+        if (!routed && !queued.has(id)) unqueued.push(id)
       }
       assert.deepEqual(unqueued, [], 'accepted leads without a routing job')
     } finally {
