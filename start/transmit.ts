@@ -7,15 +7,17 @@
 | A channel is authorised like the data: a publisher's people hear only their
 | own publisher's; the operator hears any. The subscribe routes run the portal
 | stack (start/routes/portal/reports.ts), so the callback sees the principal.
+| A subscription ends when its session, user or permission does
+| (app/services/reports/live_access.ts).
 |
 */
 import type { HttpContext } from '@adonisjs/core/http'
 import transmit from '@adonisjs/transmit/services/main'
+import { mayHearPublisher, watchLiveAccess } from '#services/reports/live_access'
 
-transmit.authorize<{ id: string }>('publishers/:id/live', (ctx: HttpContext, { id }) => {
-  const principal = ctx.principal
-  if (!principal) return false
-  if (principal.isOperator) return true
-  // Figures are reporting: a deliver-only publisher user does not see them, live or not.
-  return principal.kind === 'publisher' && principal.publisherId === id && principal.can('read')
-})
+transmit.authorize<{ id: string }>('publishers/:id/live', (ctx: HttpContext, { id }) =>
+  mayHearPublisher(ctx.principal, id)
+)
+
+// Authorised at subscribe, and again every few seconds while the stream is open.
+watchLiveAccess()

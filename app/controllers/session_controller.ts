@@ -5,6 +5,7 @@ import { errors as authErrors } from '@adonisjs/auth'
 import { loginValidator } from '#validators/session'
 import { withLimiter } from '#services/access/limiter_store'
 import UserSessionService from '#services/access/user_session_service'
+import { recheckLiveAccess } from '#services/reports/live_access'
 import { signInToPortal, waitFor } from '#controllers/concerns/portal_session'
 
 const REFUSED = 'These credentials do not match an active account.'
@@ -56,6 +57,8 @@ export default class SessionController {
     // The session itself goes too: its cookie must not sign anyone in again.
     session.clear()
     await session.regenerate()
+    // The session's open dashboards in this process stop hearing figures now, not at the next check.
+    await recheckLiveAccess()
     return response.redirect('/login')
   }
 

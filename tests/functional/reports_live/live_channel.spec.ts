@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
+import { DateTime } from 'luxon'
+import type { ApiClient } from '@japa/api-client'
+import db from '@adonisjs/lucid/services/db'
 import User from '#models/user'
 import type { Permission } from '#auth/principal'
 import { announceLeads, liveChannel } from '#services/reports/live_feed'
+import { recheckLiveAccess } from '#services/reports/live_access'
 import { leadBody, livePublisher, unique } from '#tests/support/fixtures'
 import { PortalAgent } from '#tests/support/portal_agent'
 
@@ -15,6 +19,8 @@ const PASSWORD = 'a-long-enough-password'
  */
 class LiveAgent extends PortalAgent {
   readonly uid = randomUUID()
+  /** The portal user signed in, once `publisherAgent` made it. */
+  user?: User
   messages: { channel: string; payload: any }[] = []
   #abort = new AbortController()
 
@@ -100,6 +106,7 @@ async function publisherAgent(publisherId: string, permissions: Permission[] = [
     permissions,
   })
   const agent = new LiveAgent()
+  agent.user = user
   await agent.signIn(user.email, PASSWORD)
   return agent
 }
@@ -240,5 +247,70 @@ test.group('Reports / the live channel of a publisher’s dashboard', () => {
     })
     assert.notEqual(stream.status, 200)
     await stream.body?.cancel()
+  })
+})
+
+test.group('Reports / a live subscription ends with its access', () => {
+  /** Posts a lead of `world` and answers what each agent heard of it on the channel within 2.5 s. */
+  async function heardOfNextLead(
+    client: ApiClient,
+    world: Awaited<ReturnType<typeof livePublisher>>,
+    agents: LiveAgent[]
+  ) {
+    const channel = liveChannel(world.publisher.id)
+    const before = agents.map((agent) => agent.messages.length)
+    const lead = await client
+      .post('/v1/leads')
+      .bearerToken(world.key)
+      .json(leadBody(world.publisher.slug))
+    if (lead.status() !== 201) throw new Error(`lead refused: ${lead.text()}`)
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    return agents.map(
+      (agent, index) =>
+        agent.messages.slice(before[index]).filter((message) => message.channel === channel).length
+    )
+  }
+
+  test('signing out ends the session’s subscription at once', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { mine, agent } = await twoPublishers(cleanup)
+    assert.equal(await agent.subscribe(liveChannel(mine.publisher.id)), 204)
+    assert.deepEqual(await heardOfNextLead(client, mine, [agent]), [1])
+
+    const signedOut = await agent.submit('POST', '/logout')
+    assert.equal(signedOut.location, '/login')
+    // The stream opened with the old cookie is still open; it hears nothing more.
+    assert.deepEqual(await heardOfNextLead(client, mine, [agent]), [0])
+  })
+
+  test('a permission taken away, a user disabled or a session revoked elsewhere ends only that subscription', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { mine, agent: keeper } = await twoPublishers(cleanup)
+    const channel = liveChannel(mine.publisher.id)
+    const agents = [keeper]
+    for (let i = 0; i < 3; i++) {
+      const agent = await publisherAgent(mine.publisher.id)
+      cleanup(() => agent.close())
+      await agent.openStream()
+      agents.push(agent)
+    }
+    for (const agent of agents) assert.equal(await agent.subscribe(channel), 204)
+    assert.deepEqual(await heardOfNextLead(client, mine, agents), [1, 1, 1, 1])
+
+    const [readerless, disabled, revoked] = agents.slice(1).map((agent) => agent.user!)
+    readerless.permissions = ['submit']
+    await readerless.save()
+    disabled.disabledAt = DateTime.utc()
+    await disabled.save()
+    await db.from('user_sessions').where('user_id', revoked.id).update({ revoked_at: new Date() })
+
+    assert.equal(await recheckLiveAccess(), 3)
+    assert.deepEqual(await heardOfNextLead(client, mine, agents), [1, 0, 0, 0])
   })
 })
