@@ -77,3 +77,68 @@ export async function seedReportFacts(facts: number, publishers: number) {
     )
   }
 }
+
+/** The rollup triggers on `lead_facts`, disabled for the measurement without them. */
+const ROLLUP_TRIGGERS = ['report_rollups_insert', 'report_rollups_update', 'report_rollups_delete']
+
+/**
+ * What the rollup triggers add per lead as intake writes leads: groups of one and of 32 leads,
+ * each group one INSERT and then one UPDATE that matches it (buyer, price, currency), written
+ * by a PL/pgSQL loop with the triggers and again with them disabled, in one transaction that is
+ * rolled back. Wall time of the one backend, which is its CPU time: nothing in the loop waits.
+ */
+export async function measureTriggerCost() {
+  // eslint-disable-next-line no-restricted-properties -- never committed: rolled back below
+  const trx = await db.transaction()
+  try {
+    await trx.rawQuery(`
+      CREATE FUNCTION pg_temp.write_groups(groups int, size int) RETURNS float8
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        pubs uuid[]; labels uuid[]; buyers uuid[]; ids uuid[]; p int;
+        started timestamptz := clock_timestamp();
+      BEGIN
+        SELECT array_agg(id ORDER BY slug), array_agg(label_id ORDER BY slug)
+          INTO pubs, labels FROM publishers;
+        SELECT array_agg(id ORDER BY id) INTO buyers FROM buyers;
+        FOR g IN 1..groups LOOP
+          p := 1 + (random() * (array_length(pubs, 1) - 1))::int;
+          WITH written AS (
+            INSERT INTO lead_facts (lead_id, publisher_id, label_id, channel, environment, status,
+                                    reason_codes, processing_ms, created_at, updated_at)
+            SELECT gen_random_uuid(), pubs[p], labels[p], 'api', 'live', 'accepted', '{}',
+                   3 + (random() * 60)::int, now(), now()
+              FROM generate_series(1, size)
+            RETURNING lead_id)
+          SELECT array_agg(lead_id) INTO ids FROM written;
+          UPDATE lead_facts SET status = 'matched', buyer_id = buyers[1 + g % array_length(buyers, 1)],
+                 price_cents = 1500, payout_cents = 1000, currency = 'EUR', matched_at = now(),
+                 settlement = 'pending', updated_at = now()
+           WHERE lead_id = ANY(ids);
+        END LOOP;
+        RETURN extract(epoch FROM clock_timestamp() - started) * 1000 / (groups * size);
+      END $$`)
+    const perLead = async (groups: number, size: number) => {
+      const result = await trx.rawQuery('SELECT pg_temp.write_groups(?, ?) AS ms', [groups, size])
+      return Math.round(result.rows[0].ms * 1000) / 1000
+    }
+    const run = async () => {
+      // A warm-up: the first statements plan the triggers' statements.
+      await perLead(50, 1)
+      return { 1: await perLead(1000, 1), 32: await perLead(100, 32) }
+    }
+    const withTriggers = await run()
+    for (const name of ROLLUP_TRIGGERS) {
+      await trx.rawQuery(`ALTER TABLE lead_facts DISABLE TRIGGER ${name}`)
+    }
+    const without = await run()
+    return ([1, 32] as const).map((size) => ({
+      group_size: size,
+      without_ms: without[size],
+      with_ms: withTriggers[size],
+      added_ms: Math.round((withTriggers[size] - without[size]) * 1000) / 1000,
+    }))
+  } finally {
+    await trx.rollback()
+  }
+}

@@ -9,7 +9,7 @@ import ApiKeyService from '#services/access/api_key_service'
 import { SYSTEM_OPERATOR } from '#services/access/operator_service'
 import DatabaseSetupService from '#services/platform/database_setup_service'
 import { startBenchServer, stopBenchServer } from '#bench/app_server'
-import { seedReportFacts } from '#bench/reports_seed'
+import { measureTriggerCost, seedReportFacts } from '#bench/reports_seed'
 
 /** Every rollup table: the wide cube's, then the narrow one's. */
 const ROLLUP_TABLES = [
@@ -54,6 +54,12 @@ export default class BenchReports extends BaseCommand {
     default: true,
   })
   declare rebuild: boolean
+
+  @flags.boolean({
+    description: 'Also measure what the rollup triggers add per lead (rolled back)',
+    default: true,
+  })
+  declare triggerCost: boolean
 
   async run() {
     if (!services.databaseName.includes('bench')) {
@@ -126,6 +132,8 @@ export default class BenchReports extends BaseCommand {
         measured[name] = await this.measure(url, operator.secret)
         this.logger.info(`${name}: ${JSON.stringify(measured[name])}`)
       }
+      const triggerCost = this.triggerCost ? await measureTriggerCost() : null
+      if (triggerCost) this.logger.info(`trigger cost: ${JSON.stringify(triggerCost)}`)
       const summary = {
         date: new Date().toISOString(),
         machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`,
@@ -134,6 +142,7 @@ export default class BenchReports extends BaseCommand {
         rebuild_s: rebuildSeconds,
         rows,
         measured,
+        trigger_cost_ms_per_lead: triggerCost,
         load_average: { before, after: os.loadavg() },
       }
       await mkdir(this.app.makePath('tmp/bench'), { recursive: true })

@@ -7,7 +7,9 @@ import { BaseSchema } from '@adonisjs/lucid/schema'
  *    the codes or buckets in one array, their counts in a parallel one, where each code or
  *    distinct millisecond had its row. A 90-day p90 by publisher read ~279,000 histogram rows
  *    (200 publishers × 13 blocks × ~54 milliseconds); packed it reads one row per publisher and
- *    block, and the reader merges the arrays.
+ *    block, and the reader merges the arrays. Packed, an hour is one row per publisher (it was
+ *    about a row per fact), so the narrow reasons and histogram keep hours, and weeks, too: a
+ *    period's partial days read hour rows instead of the facts.
  * 2. The triggers on `lead_facts` no longer upsert the rollups themselves: each appends the
  *    facts its statement changed, signed, to `report_fact_deltas` (one plain insert, ~0.02 ms
  *    a lead), and every 256th statement, or one of 1,000 facts or more, folds every committed
@@ -36,8 +38,8 @@ const CUBES: Cube[] = [
     dimensions: NARROW,
     grains: {
       sums: ['hour', 'day', 'month'],
-      reasons: ['day', 'month'],
-      latency: ['day', 'week', 'month'],
+      reasons: ['hour', 'day', 'week', 'month'],
+      latency: ['hour', 'day', 'week', 'month'],
     },
   },
 ]

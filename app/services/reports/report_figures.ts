@@ -98,10 +98,10 @@ async function union(
   }
 ) {
   const cube = cubeOf(groupBy, conditions)
-  // Only the narrow sums keep hours (migration: the others' hours were as many rows as facts).
-  const hours = cube.hours && parts.rollupTable === 's'
-  // ... and only the narrow histogram weeks.
-  const weeks = cube.hours && parts.rollupTable === '_latency'
+  // The narrow cube keeps hours in every table, and weeks in the packed ones; the wide cube
+  // neither (migration 1763780000700).
+  const hours = cube.hours
+  const weeks = cube.hours && parts.rollupTable !== 's'
   const segments = periods.flatMap((p) => segmentsOf(p.from, p.to, p.bucket, { hours, weeks }))
   if (segments.length === 0) return []
   const cte = segmentsCte(segments)

@@ -167,13 +167,12 @@ test.group('Reports / exact figures', () => {
       const packed = [
         ['report_rollup_latency', 'day'],
         ['report_rollup_latency', 'month'],
-        ['report_publisher_rollup_latency', 'day'],
-        ['report_publisher_rollup_latency', 'week'],
-        ['report_publisher_rollup_latency', 'month'],
         ['report_rollup_reasons', 'day'],
         ['report_rollup_reasons', 'month'],
-        ['report_publisher_rollup_reasons', 'day'],
-        ['report_publisher_rollup_reasons', 'month'],
+        ...['hour', 'day', 'week', 'month'].flatMap((grain) => [
+          ['report_publisher_rollup_latency', grain],
+          ['report_publisher_rollup_reasons', grain],
+        ]),
       ]
       for (const [table, grain] of packed) {
         const latency = table.endsWith('_latency')
