@@ -19,6 +19,7 @@ import {
   type UnsoldReason,
 } from '#services/routing/selection'
 import { GroupCommit } from '#services/sql/group_commit'
+import { prepared } from '#services/sql/prepared'
 import { type Part, insertTogether, rawPart, rowsOf } from '#services/sql/insert_together'
 import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
 import routingConfig from '#config/routing'
@@ -119,13 +120,16 @@ export default class RoutingService {
   }
 
   private async facts(leadIds: string[]) {
-    const result = await db.connection().rawQuery(
-      `SELECT f.lead_id, f.environment, f.status, f.buyer_id, f.publisher_id, f.label_id,
-              p.schema_name, p.country, l.slug AS label_slug, ${RULES_VERSION_SQL} AS rules_version
-         FROM lead_facts f JOIN publishers p ON p.id = f.publisher_id
-         LEFT JOIN labels l ON l.id = f.label_id
-        WHERE f.lead_id = ANY(?::uuid[])`,
-      [leadIds]
+    const result = await prepared(
+      db.connection().rawQuery(
+        `SELECT f.lead_id, f.environment, f.status, f.buyer_id, f.publisher_id, f.label_id,
+                p.schema_name, p.country, l.slug AS label_slug, ${RULES_VERSION_SQL} AS rules_version
+           FROM public.lead_facts f JOIN public.publishers p ON p.id = f.publisher_id
+           LEFT JOIN public.labels l ON l.id = f.label_id
+          WHERE f.lead_id = ANY(?::uuid[])`,
+        [leadIds]
+      ),
+      'routing_lead_facts'
     )
     const byId = new Map<string, LeadFact>(result.rows.map((row: LeadFact) => [row.lead_id, row]))
     return leadIds.map((id) => byId.get(id))

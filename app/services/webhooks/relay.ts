@@ -5,6 +5,7 @@ import type { Logger } from '@adonisjs/core/logger'
 import services from '#config/services'
 import webhooksConfig from '#config/webhooks'
 import { TASK_CHANNEL, WAKE_CHANNEL } from '#services/webhooks/fan_out'
+import { prepared } from '#services/sql/prepared'
 import { DELIVERY_JOB, type DeliveryJobData, deliveryJobId } from '#services/webhooks/delivery_job'
 
 type DueRow = {
@@ -111,7 +112,10 @@ export class Relay {
 
   private async dispatchBatch() {
     const now = new Date()
-    const due = await db.rawQuery(TAKE_DUE, [now, now, now, webhooksConfig.relay.batchSize])
+    const due = await prepared(
+      db.rawQuery(TAKE_DUE, [now, now, now, webhooksConfig.relay.batchSize]),
+      'relay_take_due'
+    )
     const rows: DueRow[] = due.rows
     if (rows.length === 0) return 0
     try {
