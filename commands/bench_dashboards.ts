@@ -13,6 +13,7 @@ import PublisherService from '#services/catalogue/publisher_service'
 import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { summarise } from '#bench/routing_table'
+import { refusesDatabase } from '#bench/bench_database'
 
 const PASSWORD = 'bench-dashboards-password'
 /** How long after the last lead a dashboard may still show it. */
@@ -54,13 +55,7 @@ export default class BenchDashboards extends BaseCommand {
   declare tabs: number
 
   async run() {
-    if (!services.databaseName.includes('bench')) {
-      this.logger.error(
-        `bench:dashboards recreates its database; "${services.databaseName}" is not a bench database. Run it as \`npm run bench:dashboards\`.`
-      )
-      this.exitCode = 1
-      return
-    }
+    if (refusesDatabase(this, 'bench:dashboards')) return
     const port = 3397
     await new DatabaseSetupService().prepare({ fresh: true })
     const seeded = await this.seed()

@@ -10,6 +10,7 @@ import PublisherService from '#services/catalogue/publisher_service'
 import FormService from '#services/forms/form_service'
 import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { runLoadGenerator } from '#bench/load_generator'
+import { refusesDatabase } from '#bench/bench_database'
 
 /** What the benchmark changes on the server, printed with its figures. */
 const SETTINGS = {
@@ -35,13 +36,7 @@ export default class BenchForms extends BaseCommand {
   declare duration: number
 
   async run() {
-    if (!services.databaseName.includes('bench')) {
-      this.logger.error(
-        `bench:forms recreates its database; "${services.databaseName}" is not a bench database. Run it as \`npm run bench:forms\`.`
-      )
-      this.exitCode = 1
-      return
-    }
+    if (refusesDatabase(this, 'bench:forms')) return
     const port = 3395
     await new DatabaseSetupService().prepare({ fresh: true })
     const slug = await this.seed()

@@ -12,6 +12,7 @@ import ApiKeyService from '#services/access/api_key_service'
 import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { runLoadGenerator } from '#bench/load_generator'
 import { type CpuGroups, benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
+import { refusesDatabase } from '#bench/bench_database'
 
 const RULES = {
   required_fields: ['contact.email', 'contact.phone'],
@@ -80,13 +81,7 @@ export default class BenchIntake extends BaseCommand {
 
   async run() {
     // The benchmark drops and recreates its database: never let it near a real one.
-    if (!services.databaseName.includes('bench')) {
-      this.logger.error(
-        `bench:intake recreates its database; "${services.databaseName}" is not a bench database. Run it as \`npm run bench:intake\` (leadgate_bench) or set DATABASE_URL to a database named *bench*.`
-      )
-      this.exitCode = 1
-      return
-    }
+    if (refusesDatabase(this, 'bench:intake')) return
     const port = 3390
     await new DatabaseSetupService().prepare({ fresh: true })
     const publishers = await this.seed()

@@ -31,6 +31,7 @@ import { WebhookRuntime } from '#services/webhooks/runtime'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { benchLeadBody } from '#bench/bench_lead'
 import webhooksConfig from '#config/webhooks'
+import { refusesDatabase } from '#bench/bench_database'
 
 const LOOPBACK = '127.0.0.1/32'
 
@@ -87,13 +88,7 @@ export default class BenchRouting extends BaseCommand {
 
   async run() {
     if (this.worker) return this.runWorker()
-    if (!services.databaseName.includes('bench')) {
-      this.logger.error(
-        `refusing to recreate "${services.databaseName}": point DATABASE_URL at a database whose name contains "bench"`
-      )
-      this.exitCode = 1
-      return
-    }
+    if (refusesDatabase(this, 'bench:routing')) return
     await new DatabaseSetupService().prepare({ fresh: true })
     const publishers = await this.seed()
     await routingQueue().obliterate({ force: true })

@@ -19,6 +19,7 @@ import {
   SETTLEMENT_PAYOUT_CENTS,
   seedSettlement,
 } from '#bench/settlement_seed'
+import { refusesDatabase } from '#bench/bench_database'
 
 /**
  * Not a test: a payout run over a million final sales of a thousand
@@ -52,13 +53,7 @@ export default class BenchSettlement extends BaseCommand {
   declare reuse: boolean
 
   async run() {
-    if (!services.databaseName.includes('bench')) {
-      this.logger.error(
-        `bench:settlement recreates its database; "${services.databaseName}" is not a bench database. Run it as \`npm run bench:settlement\`.`
-      )
-      this.exitCode = 1
-      return
-    }
+    if (refusesDatabase(this, 'bench:settlement')) return
     const port = this.port
     if (await answers(port)) {
       this.logger.error(`port ${port} is taken (another engineer's server?): pass --port`)

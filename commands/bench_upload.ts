@@ -15,6 +15,7 @@ import ApiKeyService from '#services/access/api_key_service'
 import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { writeBenchCsv } from '#bench/upload_file'
+import { refusesDatabase } from '#bench/bench_database'
 
 const RULES = {
   required_fields: ['contact.email', 'contact.phone'],
@@ -53,13 +54,7 @@ export default class BenchUpload extends BaseCommand {
   declare pollMs: number
 
   async run() {
-    if (!services.databaseName.includes('bench')) {
-      this.logger.error(
-        `bench:upload recreates its database; "${services.databaseName}" is not a bench database. Run it as \`npm run bench:upload\` or set DATABASE_URL to a database named *bench*.`
-      )
-      this.exitCode = 1
-      return
-    }
+    if (refusesDatabase(this, 'bench:upload')) return
     const port = this.port
     if (await portAnswers(port)) {
       this.logger.error(`port ${port} is taken (another server or test run?): pass --port`)

@@ -4,6 +4,7 @@ import os from 'node:os'
 import { randomUUID } from 'node:crypto'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
+import { refusesDatabase } from '#bench/bench_database'
 
 type Arrival = [eventId: string, at: number, signed: number, leadId: string | null]
 
@@ -39,13 +40,7 @@ export default class BenchWebhooks extends BaseCommand {
 
   async run() {
     const { default: services } = await import('#config/services')
-    if (!services.databaseName.includes('bench')) {
-      this.logger.error(
-        `refusing to run against "${services.databaseName}": the benchmark recreates its database (set BENCH_DATABASE_URL)`
-      )
-      this.exitCode = 1
-      return
-    }
+    if (refusesDatabase(this, 'bench:webhooks')) return
     const { default: DatabaseSetupService } =
       await import('#services/platform/database_setup_service')
     await new DatabaseSetupService().prepare({ fresh: true })
