@@ -20,6 +20,7 @@ import ApiKeyService from '#services/access/api_key_service'
 import DatabaseSetupService from '#services/platform/database_setup_service'
 import { SYSTEM_OPERATOR } from '#services/access/operator_service'
 import { firstRow } from '#services/sql/first_row'
+import { refusesDatabase } from '#bench/bench_database'
 
 const STEPS = [
   { event: 'lead.received', from: null, to: 'received' },
@@ -60,6 +61,7 @@ export default class BenchAudit extends BaseCommand {
   declare build: boolean
 
   async run() {
+    if (refusesDatabase(this, 'bench:audit')) return
     const leads = Math.ceil(this.entries / STEPS.length)
     let seed = { ms: 0 }
     let seal = { ms: 0, value: { sealed: 0 } }
