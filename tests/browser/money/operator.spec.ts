@@ -192,6 +192,9 @@ test.group('Money / the operator’s screens', (group) => {
     await page.locator('[data-test="payout-link"]').click()
     await page.locator('[data-test="payout-lines"]').waitFor({ timeout: 90_000 })
     await assertUsable(page, assert)
+    // Its period in the header is worded as the list words it: a first payout runs "up to" a day.
+    const period = await page.locator('.page-header p.muted').first().innerText()
+    assert.match(period, /^Period up to \d{1,2} [A-Z][a-z]{2} \d{4}$/)
     await page.locator('[data-test="mark-paid"]').click()
     await page.locator('[data-test="confirm-mark-paid"]').click()
     await expectText(page, '#paid-reference-error', 'reference', { contains: true })
