@@ -99,7 +99,7 @@ export default class BenchReports extends BaseCommand {
       }
       // As autovacuum would after a bulk load: the planner needs the tables' real sizes, and
       // index-only scans the visibility map. Quick when nothing changed.
-      for (const table of ['lead_facts', ...ROLLUP_TABLES]) {
+      for (const table of ['lead_facts', 'report_fact_deltas', ...ROLLUP_TABLES]) {
         await db.rawQuery(`VACUUM ANALYZE ${table}`)
       }
       const facts = await db.rawQuery('SELECT count(*)::int AS n FROM lead_facts')

@@ -79,19 +79,6 @@ const PACKED = {
   latency: { column: 'buckets_ms', type: 'integer[]', value: 'bucket_ms' },
 }
 
-/**
- * Two packed counts added, as SQL over their arrays: the union of their keys, sorted, each with
- * the sum of its counts, keys whose counts net to zero dropped. Inline in the upsert rather
- * than a SQL function, which Postgres would plan again at every trigger statement.
- */
-function addedSql(keys: [string, string], counts: [string, string]) {
-  return `SELECT coalesce(array_agg(k ORDER BY k), (${keys[0]})[1:0]),
-                 coalesce(array_agg(n ORDER BY k), '{}')
-            FROM (SELECT k, sum(c)::integer AS n
-                    FROM unnest(${keys[0]} || ${keys[1]}, ${counts[0]} || ${counts[1]}) AS u(k, c)
-                   GROUP BY k HAVING sum(c) <> 0) m`
-}
-
 function tablesOf(cube: Cube) {
   const noCurrency = cube.dimensions.filter((d) => d !== 'currency')
   return (['sums', 'reasons', 'latency'] as const).map((kind) => {
@@ -129,34 +116,58 @@ function fromOf(table: Table, source: string) {
 }
 
 /**
- * The upsert of one table from `d` (the statement's facts, signed, once per grain). Sums add
- * column by column; a packed row's counts are netted per code or bucket first, then merged
- * into the stored arrays. Groups that net to zero write nothing; rows are written in key
- * order so two writers lock them in the same order.
+ * The upsert of one table from `d` (the facts folded, signed, once per grain), with the CTEs it
+ * reads. Sums add column by column. A packed row's counts are netted per code or bucket, added
+ * to the stored row's unnested arrays and packed again, set-based: merging in the conflict
+ * clause re-ran an aggregate and a sort per row (~95 µs a row). Reading the stored rows first
+ * is safe because one fold runs at a time (`report_rollups_fold`). Groups that net to zero
+ * write nothing; rows are written in key order so two writers lock them in the same order.
  */
-function upsertSql(table: Table, source: string) {
+function upsertSql(table: Table, source: string): { ctes: string[]; sql: string } {
   const cols = table.columns.join(', ')
   if (table.kind === 'sums') {
     const sums = NAMES.map((n) => `sum(sign * ${n})`)
-    return `INSERT INTO ${table.name} (${cols}, ${NAMES.join(', ')})
-      SELECT ${cols}, ${sums.map((sql, i) => `${sql} AS ${NAMES[i]}`).join(', ')}
-        FROM ${fromOf(table, source)}
-       GROUP BY ${cols} HAVING ${sums.map((sql) => `${sql} <> 0`).join(' OR ')}
-       ORDER BY ${cols}
-      ON CONFLICT (${cols}) DO UPDATE SET
-        ${NAMES.map((n) => `${n} = ${table.name}.${n} + EXCLUDED.${n}`).join(', ')}`
+    return {
+      ctes: [],
+      sql: `INSERT INTO ${table.name} (${cols}, ${NAMES.join(', ')})
+        SELECT ${cols}, ${sums.map((sql, i) => `${sql} AS ${NAMES[i]}`).join(', ')}
+          FROM ${fromOf(table, source)}
+         GROUP BY ${cols} HAVING ${sums.map((sql) => `${sql} <> 0`).join(' OR ')}
+         ORDER BY ${cols}
+        ON CONFLICT (${cols}) DO UPDATE SET
+          ${NAMES.map((n) => `${n} = ${table.name}.${n} + EXCLUDED.${n}`).join(', ')}`,
+    }
   }
   const packed = PACKED[table.kind]
-  return `INSERT INTO ${table.name} (${cols}, ${packed.column}, counts)
-    SELECT ${cols}, array_agg(k ORDER BY k), array_agg(n ORDER BY k)
-      FROM (SELECT ${cols}, ${packed.value} AS k, sum(sign)::integer AS n
-              FROM ${fromOf(table, source)}
-             GROUP BY ${cols}, k HAVING sum(sign) <> 0) h
-     GROUP BY ${cols} ORDER BY ${cols}
-    ON CONFLICT (${cols}) DO UPDATE SET (${packed.column}, counts) = (${addedSql(
-      [`${table.name}.${packed.column}`, `EXCLUDED.${packed.column}`],
-      [`${table.name}.counts`, 'EXCLUDED.counts']
-    )})`
+  const changed = `${table.name}_changed`
+  const match = table.columns
+    .map((c) =>
+      COLUMN_TYPES[c]?.endsWith('NOT NULL') === false
+        ? `t.${c} IS NOT DISTINCT FROM q.${c}`
+        : `t.${c} = q.${c}`
+    )
+    .join(' AND ')
+  const packedOf = (column: string) =>
+    `coalesce(array_agg(${column} ORDER BY k) FILTER (WHERE n <> 0), '{}')`
+  return {
+    ctes: [
+      `${changed} AS (SELECT ${cols}, ${packed.value} AS k, sum(sign)::integer AS n
+         FROM ${fromOf(table, source)} GROUP BY ${cols}, k HAVING sum(sign) <> 0)`,
+    ],
+    sql: `INSERT INTO ${table.name} (${cols}, ${packed.column}, counts)
+      SELECT ${cols}, ${packedOf('k')}, ${packedOf('n')}
+        FROM (SELECT ${cols}, k, sum(n)::integer AS n
+                FROM (SELECT ${cols}, k, n FROM ${changed}
+                      UNION ALL
+                      SELECT ${table.columns.map((c) => `t.${c}`).join(', ')}, u.k, u.n
+                        FROM (SELECT DISTINCT ${cols} FROM ${changed}) q
+                        JOIN ${table.name} t ON ${match}
+                       CROSS JOIN unnest(t.${packed.column}, t.counts) AS u(k, n)) e
+               GROUP BY ${cols}, k) m
+       GROUP BY ${cols} ORDER BY ${cols}
+      ON CONFLICT (${cols}) DO UPDATE SET (${packed.column}, counts) =
+        (EXCLUDED.${packed.column}, EXCLUDED.counts)`,
+  }
 }
 
 /** What a fact counts, logged per changed fact by the triggers and folded from the log. */
@@ -225,7 +236,11 @@ function foldSql() {
     ctes.push(`d${c} AS MATERIALIZED (
       SELECT g.grain, date_trunc(g.grain, f.created_at, 'UTC') AS at, f.*
         FROM facts f CROSS JOIN (VALUES ${grains.map((g) => `('${g}')`).join(', ')}) g(grain))`)
-    for (const table of tablesOf(cube)) upserts.push(upsertSql(table, `d${c}`))
+    for (const table of tablesOf(cube)) {
+      const upsert = upsertSql(table, `d${c}`)
+      ctes.push(...upsert.ctes)
+      upserts.push(upsert.sql)
+    }
   })
   // Each upsert but the last is a data-modifying CTE of the one statement.
   const last = upserts.pop()
@@ -236,7 +251,9 @@ function foldSql() {
 /**
  * Every rollup rebuilt from the facts, set-based: the finest grain of each table from
  * `report_fact_measures`, each coarser one from days (a week straddles months). The log is
- * emptied first: the facts already hold what it says.
+ * emptied first: the facts already hold what it says. Rows are written in key order, so a
+ * period's rows lie together on disk: written in hash order, the 24,800 sum rows of a 90-day
+ * report by publisher lay on 23,600 pages (42 ms warm, 198 ms once evicted).
  */
 function rebuildSql() {
   const statements: string[] = ['TRUNCATE report_fact_deltas']
@@ -255,7 +272,7 @@ function rebuildSql() {
         statements.push(`INSERT INTO ${table.name} (${cols}, ${NAMES.join(', ')})
           SELECT '${grain}', date_trunc('${grain}', ${from ? 'at' : 'created_at'}, 'UTC'), ${rest}, ${sums}
             FROM ${from ? `${table.name} WHERE grain = '${from}'` : 'report_fact_measures r'}
-           GROUP BY 2, ${rest}`)
+           GROUP BY 2, ${rest} ORDER BY 2, ${rest}`)
         continue
       }
       const packed = PACKED[table.kind]
@@ -272,7 +289,7 @@ function rebuildSql() {
               GROUP BY 1, ${rest}, bucket_ms`
       statements.push(`INSERT INTO ${table.name} (${cols}, ${packed.column}, counts)
         SELECT '${grain}', at, ${rest}, array_agg(k ORDER BY k), array_agg(n ORDER BY k)
-          FROM (${counted}) h GROUP BY at, ${rest}`)
+          FROM (${counted}) h GROUP BY at, ${rest} ORDER BY at, ${rest}`)
     }
   }
   return statements.join(';\n')
