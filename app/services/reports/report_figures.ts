@@ -41,7 +41,7 @@ export type Grouping = ReportDimension | null
 export type Period = { bucket: number; from: Date; to: Date }
 
 /**
- * The narrow cube (publisher, label, environment; its sums by hour too) unless the report
+ * The narrow cube (publisher, label, environment; by hour and week too) unless the report
  * filters or groups by buyer or channel, which only the wide one (days and months) keys.
  */
 function cubeOf(groupBy: Grouping, conditions: Condition[]) {
@@ -50,8 +50,8 @@ function cubeOf(groupBy: Grouping, conditions: Condition[]) {
     groupBy === 'channel' ||
     conditions.some((c) => /\br\.(buyer_id|channel)\b/.test(c.sql))
   return wide
-    ? { prefix: 'report_rollup', hours: false }
-    : { prefix: 'report_publisher_rollup', hours: true }
+    ? { prefix: 'report_rollup', narrow: false }
+    : { prefix: 'report_publisher_rollup', narrow: true }
 }
 
 function keyOf(groupBy: Grouping) {
@@ -116,11 +116,11 @@ async function union(
   }
 ) {
   const cube = cubeOf(groupBy, conditions)
-  // The narrow cube keeps hours in every table, and weeks in the packed ones; the wide cube
-  // neither (migration 1763780000700).
-  const hours = cube.hours
-  const weeks = cube.hours && parts.rollupTable !== 's'
-  const segments = periods.flatMap((p) => segmentsOf(p.from, p.to, p.bucket, { hours, weeks }))
+  // The narrow cube keeps hours and weeks in every table, the wide cube neither (migration
+  // 1763780000700).
+  const segments = periods.flatMap((p) =>
+    segmentsOf(p.from, p.to, p.bucket, { hours: cube.narrow, weeks: cube.narrow })
+  )
   if (segments.length === 0) return []
   const cte = segmentsCte(segments)
   const filter = where(conditions)

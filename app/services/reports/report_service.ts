@@ -106,36 +106,44 @@ export default class ReportService {
         ]
       : null
     const hidden = HIDDEN[audienceOf(principal)]
-    const rowOf = (tables: Awaited<ReturnType<typeof read>>, key: string | null): KpiRow => {
-      const figures = (bucket: number) => {
-        const funnel = tables[3].find((row) => row.bucket === bucket && row.key === key)
-        return figuresOf(
-          tables[0].filter((row) => row.bucket === bucket && row.key === key),
-          {
-            reasons: tables[1].filter((row) => row.bucket === bucket && row.key === key),
-            p90: tables[2].find((row) => row.bucket === bucket && row.key === key)?.p90 ?? null,
+    // Each table by bucket and group once: a lookup per group, not a scan of every row.
+    const rowsOf = (tables: Awaited<ReturnType<typeof read>>) => {
+      const [sumsOf, reasonsOf, p90sOf, funnelsOf] = [
+        byGroup(tables[0]),
+        byGroup(tables[1]),
+        byGroup(tables[2]),
+        byGroup(tables[3]),
+      ]
+      return (key: string | null): KpiRow => {
+        const figures = (bucket: number) => {
+          const group = `${bucket}:${key}`
+          const funnel = funnelsOf.get(group)?.[0]
+          return figuresOf(sumsOf.get(group) ?? [], {
+            reasons: reasonsOf.get(group) ?? [],
+            p90: p90sOf.get(group)?.[0]?.p90 ?? null,
             funnel: withFunnel
               ? (funnel ?? ({ views: 0, starts: 0, submissions: 0 } as Funnel))
               : undefined,
-          }
+          })
+        }
+        const [now, before] = [figures(CURRENT), figures(PREVIOUS)]
+        return withoutHidden(
+          {
+            key,
+            ...now,
+            previous: withoutHidden(before, hidden),
+            change: withoutHidden(changeOf(now, before), hidden),
+          },
+          hidden
         )
       }
-      const [now, before] = [figures(CURRENT), figures(PREVIOUS)]
-      return withoutHidden(
-        {
-          key,
-          ...now,
-          previous: withoutHidden(before, hidden),
-          change: withoutHidden(changeOf(now, before), hidden),
-        },
-        hidden
-      )
     }
     const keys = [...new Set(grouped[0].map((row: SumsRow) => row.key))]
     const names = groupBy ? await namesOf(groupBy, keys) : new Map<string, string>()
+    const groupRow = rowsOf(grouped)
     const rows = groupBy
       ? keys
-          .map((key) => ({ ...rowOf(grouped, key), name: key ? (names.get(key) ?? null) : null }))
+          .map((key) => ({ ...groupRow(key), name: key ? (names.get(key) ?? null) : null }))
           .sort((a, b) => b.volume - a.volume || String(a.key).localeCompare(String(b.key)))
       : []
     return {
@@ -143,7 +151,7 @@ export default class ReportService {
       previous_period: periodJson(previous.from, previous.to),
       time_zone: timeZone,
       group_by: groupBy,
-      totals: rowOf(totals ?? grouped, null),
+      totals: rowsOf(totals ?? grouped)(null),
       rows,
     }
   }
@@ -281,6 +289,11 @@ function metricOf(metric: Timeseries['metric'], sums: SumsRow[]): number | null 
     return total(metric as 'revenue_cents' | 'payout_cents')
   }
   return total(metric as 'volume' | 'accepted' | 'flagged' | 'rejected' | 'matched' | 'returns')
+}
+
+/** Rows by bucket and group. */
+function byGroup<T extends { bucket: number; key: string | null }>(rows: T[]) {
+  return Map.groupBy(rows, (row) => `${row.bucket}:${row.key}`)
 }
 
 /** Rows summed per `identity` over their groups, as the totals' rows (key null). */

@@ -128,7 +128,7 @@ test.group('Reports / exact figures', () => {
     const narrow = 'publisher_id, label_id, environment, currency'
     const cubes = [
       { table: 'report_rollups', key: wide, grains: ['day', 'month'] },
-      { table: 'report_publisher_rollups', key: narrow, grains: ['hour', 'day', 'month'] },
+      { table: 'report_publisher_rollups', key: narrow, grains: ['hour', 'day', 'week', 'month'] },
     ]
     const stored = async () => {
       const rows: unknown[] = []
