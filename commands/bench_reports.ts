@@ -61,6 +61,12 @@ export default class BenchReports extends BaseCommand {
   })
   declare triggerCost: boolean
 
+  @flags.boolean({
+    description: 'Write a CPU profile of the server to tmp/profile',
+    default: false,
+  })
+  declare profile: boolean
+
   async run() {
     if (!services.databaseName.includes('bench')) {
       this.logger.error(
@@ -79,6 +85,9 @@ export default class BenchReports extends BaseCommand {
       appRoot: this.app.appRoot,
       port: this.port,
       build: true,
+      nodeFlags: this.profile
+        ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/profile')}`]
+        : [],
       env: { APP_KEY: env.get('APP_KEY').release(), DATABASE_URL: services.databaseUrl.href },
     })
     try {

@@ -173,12 +173,14 @@ async function readPacked(
   periods: Period[],
   groupBy: Grouping,
   conditions: Condition[],
-  table: { rollupTable: '_reasons' | '_latency'; column: string; raw: string },
+  table: { rollupTable: '_reasons' | '_latency'; column: string; raw: string; text?: boolean },
   extra: { rawJoin?: string; rawFilter?: string } = {}
 ) {
   const keyColumn = `${keyOf(groupBy)} AS key`
+  // As text (`3,4,17`) when the reader parses the numbers itself.
+  const packed = (array: string) => (table.text ? `array_to_string(${array}, ',')` : array)
   const rows = await union(periods, groupBy, conditions, {
-    rolled: `s.bucket, ${keyColumn}, r.${table.column} AS keys, r.counts`,
+    rolled: `s.bucket, ${keyColumn}, ${packed(`r.${table.column}`)} AS keys, ${packed('r.counts')} AS counts`,
     rollupTable: table.rollupTable,
     raw: (sign) => `s.bucket, ${keyColumn}, ${table.raw} AS k, ${sign ?? 1} AS n`,
     rawJoin: extra.rawJoin,
@@ -186,11 +188,11 @@ async function readPacked(
     outer: (rolled, raw) =>
       `SELECT bucket, key::text AS key, keys, counts FROM (${rolled}) p
        UNION ALL
-       SELECT bucket, key::text, array_agg(k), array_agg(n)
+       SELECT bucket, key::text, ${packed('array_agg(k)')}, ${packed('array_agg(n)')}
          FROM (SELECT bucket, key, k, sum(n)::int AS n FROM (${raw}) w GROUP BY 1, 2, 3) g
         GROUP BY 1, 2`,
   })
-  return rows as { bucket: number; key: string | null; keys: unknown[]; counts: number[] }[]
+  return rows as { bucket: number; key: string | null; keys: any; counts: any }[]
 }
 
 /**
@@ -201,7 +203,7 @@ function mergePacked<Into>(
   rows: Awaited<ReturnType<typeof readPacked>>,
   totals: boolean,
   empty: () => Into,
-  add: (into: Into, keys: any[], counts: number[]) => void
+  add: (into: Into, keys: any, counts: any) => void
 ) {
   type Merged = { bucket: number; key: string | null; total: boolean; into: Into }
   const merged = new Map<string, Merged>()
@@ -234,7 +236,7 @@ export async function readReasons(periods: Period[], groupBy: Grouping, conditio
     rows,
     false,
     () => new Map<string, number>(),
-    (into, codes: string[], counts) => {
+    (into, codes: string[], counts: number[]) => {
       for (const [i, code] of codes.entries()) into.set(code, (into.get(code) ?? 0) + counts[i])
     }
   )
@@ -247,6 +249,38 @@ export async function readReasons(periods: Period[], groupBy: Grouping, conditio
 
 /** Below it a histogram's bucket is the millisecond itself (`report_latency_bucket`). */
 const EXACT_BELOW_MS = 1024
+const [COMMA, MINUS, ZERO] = [44, 45, 48]
+
+/** A group's histogram: counts below 1024 ms by the millisecond, the rare slow buckets apart. */
+type Histogram = { exact: Float64Array; slow: Map<number, number> }
+
+/**
+ * Adds a packed histogram row read as text (`3,4,17` and `5,1,-1`) to `into`, parsing the
+ * digits in place: pg's array parser made a string per element, and it and the garbage it left
+ * were most of a report's CPU (a profile of bench:reports).
+ */
+function addCounts(into: Histogram, buckets: string, counts: string) {
+  if (buckets === '') return
+  let [ms, at] = [0, 0]
+  for (let i = 0; i <= buckets.length; i++) {
+    const c = i < buckets.length ? buckets.codePointAt(i)! : COMMA
+    if (c !== COMMA) {
+      ms = ms * 10 + c - ZERO
+      continue
+    }
+    let [n, sign] = [0, 1]
+    for (; at < counts.length; at++) {
+      const d = counts.codePointAt(at)!
+      if (d === COMMA) break
+      if (d === MINUS) sign = -1
+      else n = n * 10 + d - ZERO
+    }
+    at++
+    if (ms < EXACT_BELOW_MS) into.exact[ms] += sign * n
+    else into.slow.set(ms, (into.slow.get(ms) ?? 0) + sign * n)
+    ms = 0
+  }
+}
 
 /**
  * The 90th percentile of processing time per bucket and group over the histogram's buckets
@@ -254,7 +288,7 @@ const EXACT_BELOW_MS = 1024
  * `percentile_disc(0.9)` over the facts when that is below 1024 ms, within 1 % above. With
  * `totals`, the same rows also answer each bucket over all groups (`total`), as the p90 does
  * not add up over groups. A group's counts below 1024 ms are added in an array indexed by the
- * millisecond (a Map per group took 4–6 times as long), the rare slow buckets in a Map.
+ * millisecond (a Map per group took 4–6 times as long).
  */
 export async function readP90(
   periods: Period[],
@@ -266,19 +300,14 @@ export async function readP90(
     periods,
     groupBy,
     conditions,
-    { rollupTable: '_latency', column: 'buckets_ms', raw: 'r.bucket_ms' },
+    { rollupTable: '_latency', column: 'buckets_ms', raw: 'r.bucket_ms', text: true },
     { rawFilter: ' AND r.bucket_ms IS NOT NULL' }
   )
   const merged = mergePacked(
     rows,
     totals,
-    () => ({ exact: new Float64Array(EXACT_BELOW_MS), slow: new Map<number, number>() }),
-    (into, buckets: number[], counts) => {
-      for (const [i, ms] of buckets.entries()) {
-        if (ms < EXACT_BELOW_MS) into.exact[ms] += counts[i]
-        else into.slow.set(ms, (into.slow.get(ms) ?? 0) + counts[i])
-      }
-    }
+    (): Histogram => ({ exact: new Float64Array(EXACT_BELOW_MS), slow: new Map() }),
+    addCounts
   )
   return merged.flatMap(({ bucket, key, total, into }) => {
     const histogram: [number, number][] = []
