@@ -15,8 +15,15 @@ export type MoneyByCurrency = {
 /** What one group adds to the shared figures: money per currency when a group mixes them. */
 export type ReportFigures = KpiFigures & { by_currency: MoneyByCurrency[] }
 
-const rate = (part: number, whole: number) =>
-  whole === 0 ? null : Math.round((part / whole) * 10_000) / 10_000
+/**
+ * `part / whole` to `places` decimals, half up, as Postgres's round() of the exact quotient:
+ * scaling the integer before dividing keeps a quotient such as 267.775 from landing a hair
+ * below the half as a float (267.77499…) and rounding down.
+ */
+const quotient = (part: number, whole: number, places: number) =>
+  Math.round((part * 10 ** places) / whole) / 10 ** places
+
+const rate = (part: number, whole: number) => (whole === 0 ? null : quotient(part, whole, 4))
 
 /**
  * One group's figures from its sums per currency. Money stands at the top level when the group
@@ -82,7 +89,7 @@ export function figuresOf(
     avg_processing_ms:
       total.processing_count === 0
         ? null
-        : Math.round((total.processing_ms_sum / total.processing_count) * 100) / 100,
+        : quotient(total.processing_ms_sum, total.processing_count, 2),
     p90_processing_ms: extra.p90,
     ...amounts,
     returns: total.returns,
