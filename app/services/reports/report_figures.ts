@@ -173,12 +173,13 @@ async function readPacked(
   periods: Period[],
   groupBy: Grouping,
   conditions: Condition[],
-  table: { rollupTable: '_reasons' | '_latency'; column: string; raw: string; text?: boolean },
+  table: { rollupTable: '_reasons' | '_latency'; column: string; raw: string },
   extra: { rawJoin?: string; rawFilter?: string } = {}
 ) {
   const keyColumn = `${keyOf(groupBy)} AS key`
-  // As text (`3,4,17`) when the reader parses the numbers itself.
-  const packed = (array: string) => (table.text ? `array_to_string(${array}, ',')` : array)
+  // As JSON, which the driver hands to JSON.parse: its array parser made a string per element,
+  // and it and the garbage it left were most of a report's CPU (a profile of bench:reports).
+  const packed = (array: string) => `array_to_json(${array})`
   const rows = await union(periods, groupBy, conditions, {
     rolled: `s.bucket, ${keyColumn}, ${packed(`r.${table.column}`)} AS keys, ${packed('r.counts')} AS counts`,
     rollupTable: table.rollupTable,
@@ -192,7 +193,7 @@ async function readPacked(
          FROM (SELECT bucket, key, k, sum(n)::int AS n FROM (${raw}) w GROUP BY 1, 2, 3) g
         GROUP BY 1, 2`,
   })
-  return rows as { bucket: number; key: string | null; keys: any; counts: any }[]
+  return rows as { bucket: number; key: string | null; keys: any[]; counts: number[] }[]
 }
 
 /**
@@ -203,7 +204,7 @@ function mergePacked<Into>(
   rows: Awaited<ReturnType<typeof readPacked>>,
   totals: boolean,
   empty: () => Into,
-  add: (into: Into, keys: any, counts: any) => void
+  add: (into: Into, keys: any[], counts: number[]) => void
 ) {
   type Merged = { bucket: number; key: string | null; total: boolean; into: Into }
   const merged = new Map<string, Merged>()
@@ -252,15 +253,8 @@ const EXACT_BELOW_MS = 1024
 /** A group's histogram: counts below 1024 ms by the millisecond, the rare slow buckets apart. */
 type Histogram = { exact: Float64Array; slow: Map<number, number> }
 
-/**
- * Adds a packed histogram row read as text (`3,4,17` and `5,1,-1`) to `into`. The text goes
- * through JSON.parse as one list of numbers: pg's array parser made a string per element, and
- * it and the garbage it left were most of a report's CPU (a profile of bench:reports).
- */
-function addCounts(into: Histogram, buckets: string, counts: string) {
-  if (buckets === '') return
-  const ms: number[] = JSON.parse(`[${buckets}]`)
-  const n: number[] = JSON.parse(`[${counts}]`)
+/** Adds a packed histogram row (its buckets and their counts, a change's negative) to `into`. */
+function addCounts(into: Histogram, ms: number[], n: number[]) {
   for (const [i, bucket] of ms.entries()) {
     if (bucket < EXACT_BELOW_MS) into.exact[bucket] += n[i]
     else into.slow.set(bucket, (into.slow.get(bucket) ?? 0) + n[i])
@@ -285,7 +279,7 @@ export async function readP90(
     periods,
     groupBy,
     conditions,
-    { rollupTable: '_latency', column: 'buckets_ms', raw: 'r.bucket_ms', text: true },
+    { rollupTable: '_latency', column: 'buckets_ms', raw: 'r.bucket_ms' },
     { rawFilter: ' AND r.bucket_ms IS NOT NULL' }
   )
   const merged = mergePacked(
