@@ -6,6 +6,7 @@ import routingConfig from '#config/routing'
 import { redisConnection } from '#config/redis'
 import RoutingService, { type RoutingOutcome } from '#services/routing/routing_service'
 import RoutingSweeper from '#services/routing/sweeper'
+import { Coalescer } from '#services/webhooks/coalescer'
 
 /** A routing job carries the leads accepted together; `leadId` is the shape queued before. */
 type RoutingJob = { leadIds: string[] } | { leadId: string } | Record<string, never>
@@ -17,10 +18,8 @@ const SKIP_AFTER_FAILURE_MS = 5000
 let skipUntil = 0
 const queues = new Map<string, Queue<RoutingJob>>()
 
-/** Leads waiting for their prefix's next job, and the callers waiting for it to be in Redis. */
-type Pending = { leadIds: string[]; settle: ((queued: boolean) => void)[]; timer?: NodeJS.Timeout }
-const pending = new Map<string, Pending>()
-const flushing = new Set<Promise<void>>()
+/** Per key prefix, the leads queued within the linger: one job each window (routing.enqueue). */
+const enqueuers = new Map<string, Coalescer<string[], boolean>>()
 
 /**
  * One producer per key prefix, opened on first use. The queue provider
@@ -50,39 +49,27 @@ export function routingQueue(prefix = routingConfig.prefix) {
  * lock. Resolves once the leads are in Redis; never throws: when Redis
  * cannot take them, the sweeper picks them up later from Postgres.
  */
-export function enqueueRouting(
+export async function enqueueRouting(
   leadIds: string | string[],
   options: { prefix?: string } = {}
 ): Promise<boolean> {
   const ids = Array.isArray(leadIds) ? leadIds : [leadIds]
-  if (ids.length === 0) return Promise.resolve(true)
+  if (ids.length === 0) return true
   // A publisher may be waiting for the answer: while Redis is known to be away, do not make it wait again.
-  if (Date.now() < skipUntil) return Promise.resolve(false)
+  if (Date.now() < skipUntil) return false
   const prefix = options.prefix ?? routingConfig.prefix
-  return new Promise((resolve) => {
-    let batch = pending.get(prefix)
-    if (!batch) {
-      batch = { leadIds: [], settle: [] }
-      pending.set(prefix, batch)
-      batch.timer = setTimeout(() => flush(prefix), routingConfig.enqueue.lingerMs)
-    }
-    batch.leadIds.push(...ids)
-    batch.settle.push(resolve)
-    if (batch.leadIds.length >= routingConfig.enqueue.jobSize) flush(prefix)
-  })
-}
-
-/** Sends a prefix's waiting leads to Redis now, as jobs of at most `jobSize` leads. */
-function flush(prefix: string) {
-  const batch = pending.get(prefix)
-  if (!batch) return
-  pending.delete(prefix)
-  clearTimeout(batch.timer)
-  const sending = addJobs(prefix, batch.leadIds).then((queued) => {
-    for (const settle of batch.settle) settle(queued)
-  })
-  flushing.add(sending)
-  void sending.finally(() => flushing.delete(sending))
+  let enqueuer = enqueuers.get(prefix)
+  if (!enqueuer) {
+    enqueuer = new Coalescer(
+      async (calls) => {
+        const queued = await addJobs(prefix, calls.flat())
+        return calls.map(() => queued)
+      },
+      { windowMs: routingConfig.enqueue.lingerMs }
+    )
+    enqueuers.set(prefix, enqueuer)
+  }
+  return enqueuer.call(ids)
 }
 
 async function addJobs(prefix: string, leadIds: string[]) {
@@ -242,8 +229,7 @@ export async function sweepRouting(options: { prefix?: string; now?: Date } = {}
 
 /** Closes the producers (shutdown, end of a test run or benchmark), after sending the leads waiting. */
 export async function closeRoutingQueues() {
-  for (const prefix of [...pending.keys()]) flush(prefix)
-  await Promise.all([...flushing])
+  await Promise.all([...enqueuers.values()].map((enqueuer) => enqueuer.drain()))
   const open = [...queues.values()]
   queues.clear()
   await Promise.all(open.map((queue) => queue.close()))
