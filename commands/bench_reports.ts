@@ -10,6 +10,7 @@ import { SYSTEM_OPERATOR } from '#services/access/operator_service'
 import DatabaseSetupService from '#services/platform/database_setup_service'
 import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { measureTriggerCost, seedReportFacts } from '#bench/reports_seed'
+import { refusesDatabase } from '#bench/bench_database'
 
 /** Every rollup table: the wide cube's, then the narrow one's. */
 const ROLLUP_TABLES = [
@@ -68,13 +69,7 @@ export default class BenchReports extends BaseCommand {
   declare profile: boolean
 
   async run() {
-    if (!services.databaseName.includes('bench')) {
-      this.logger.error(
-        `bench:reports recreates "${services.databaseName}": run it as \`npm run bench:reports\`.`
-      )
-      this.exitCode = 1
-      return
-    }
+    if (refusesDatabase(this, 'bench:reports')) return
     const before = os.loadavg()
     const settings = { facts: this.facts, publishers: this.publishers, requests: this.requests }
     this.logger.info(`settings: ${JSON.stringify(settings)}`)
