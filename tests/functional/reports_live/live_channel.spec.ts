@@ -48,7 +48,10 @@ class LiveAgent extends PortalAgent {
               .filter((line) => line.startsWith('data:'))
               .map((line) => line.slice(5).trim())
               .join('')
-            if (data) this.messages.push(JSON.parse(data))
+            // Transmit's keep-alive ping reaches every stream every 30 s, as the browser
+            // client sees it too; it carries no figures and no subscription.
+            const message = data ? JSON.parse(data) : null
+            if (message && message.channel !== '$$transmit/ping') this.messages.push(message)
           }
         }
       } catch {
