@@ -154,4 +154,11 @@ export default await Env.create(new URL('../', import.meta.url), {
   WEBHOOK_SOURCE_ADDRESS: Env.schema.string.optional(),
   PURGE_INTERVAL_SECONDS: Env.schema.number.optional(),
   PURGE_BATCH: Env.schema.number.optional(),
+
+  /*
+  |----------------------------------------------------------
+  | Reports (config/reports.ts, docs/reports.md)
+  |----------------------------------------------------------
+  */
+  REPORT_FOLD_INTERVAL_MS: Env.schema.number.optional(),
 })

@@ -198,7 +198,7 @@ const READ_COLUMNS = [
 ]
 
 /** Statements between two folds, and the size of a statement that folds at once. */
-const FOLD_EVERY = 256
+export const FOLD_EVERY = 256
 const FOLD_AT_FACTS = 1_000
 
 /**
@@ -307,6 +307,34 @@ const TRIGGERS: [string, [string, 1 | -1][]][] = [
   ['delete', [['old_rows', -1]]],
 ]
 
+/**
+ * The three trigger functions: log the statement's facts, fold at once when it logged
+ * `FOLD_AT_FACTS` or more, and with `foldEvery` also every that many statements (1763780000800
+ * leaves that to the worker's rollup folder). Exported for that migration, which replaces them.
+ */
+export function triggerFunctionsSql(foldEvery: number | null) {
+  const every = foldEvery
+    ? `ELSIF logged > 0 THEN
+            IF nextval('report_rollups_fold_seq') % ${foldEvery} = 0 THEN
+              PERFORM report_rollups_fold();
+            END IF;`
+    : ''
+  return TRIGGERS.map(
+    ([name, sources]) => `
+        CREATE OR REPLACE FUNCTION report_rollups_on_${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE logged bigint;
+        BEGIN
+          ${logSql(sources)};
+          GET DIAGNOSTICS logged = ROW_COUNT;
+          IF logged >= ${FOLD_AT_FACTS} THEN
+            PERFORM report_rollups_fold();
+          ${every}
+          END IF;
+          RETURN NULL;
+        END $$`
+  )
+}
+
 export default class extends BaseSchema {
   async up() {
     for (const table of PACKED_TABLES) {
@@ -349,23 +377,7 @@ export default class extends BaseSchema {
       BEGIN
         ${rebuildSql()};
       END $$`)
-    for (const [name, sources] of TRIGGERS) {
-      this.schema.raw(`
-        CREATE OR REPLACE FUNCTION report_rollups_on_${name}() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE logged bigint;
-        BEGIN
-          ${logSql(sources)};
-          GET DIAGNOSTICS logged = ROW_COUNT;
-          IF logged >= ${FOLD_AT_FACTS} THEN
-            PERFORM report_rollups_fold();
-          ELSIF logged > 0 THEN
-            IF nextval('report_rollups_fold_seq') % ${FOLD_EVERY} = 0 THEN
-              PERFORM report_rollups_fold();
-            END IF;
-          END IF;
-          RETURN NULL;
-        END $$`)
-    }
+    for (const sql of triggerFunctionsSql(FOLD_EVERY)) this.schema.raw(sql)
     this.schema.raw('SELECT report_rollups_rebuild()')
   }
 

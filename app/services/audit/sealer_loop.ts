@@ -1,6 +1,7 @@
 import logger from '@adonisjs/core/services/logger'
 import auditConfig from '#config/audit'
 import AuditSealerService, { type SealResult } from '#services/audit/audit_sealer_service'
+import { startWorkerClock } from '#services/platform/worker_clock'
 
 export type AuditSealerOptions = {
   /** Seal at least this often while anything waits (default `audit.seal.intervalMs`). */
@@ -25,9 +26,6 @@ export function startAuditSealer(options: AuditSealerOptions = {}) {
   const burstEntries = options.burstEntries ?? auditConfig.seal.burstEntries
   const sealer = options.sealer ?? new AuditSealerService()
 
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let current: Promise<void> = Promise.resolve()
   let lastSeal = 0
 
   const tick = async () => {
@@ -46,17 +44,5 @@ export function startAuditSealer(options: AuditSealerOptions = {}) {
     }
   }
 
-  const schedule = () => {
-    if (stopped) return
-    timer = setTimeout(() => {
-      current = tick().finally(schedule)
-    }, pollMs)
-  }
-  schedule()
-
-  return async function stop() {
-    stopped = true
-    clearTimeout(timer)
-    await current
-  }
+  return startWorkerClock(pollMs, tick)
 }

@@ -7,6 +7,7 @@ import AcceptanceService from '#services/money/acceptance_service'
 import { enforceDisputeDeadlines } from '#services/money/dispute_service'
 import { foldLedger } from '#services/money/ledger'
 import { runDuePayouts } from '#services/money/payout_run_service'
+import { startWorkerClock } from '#services/platform/worker_clock'
 
 /**
  * One turn of the settlement clock: every return window that has closed
@@ -33,11 +34,7 @@ export async function settleOnce(now = new Date()) {
  * the clock, waiting for a turn in progress.
  */
 export function startSettlementClock(intervalMs = moneyConfig.tickSeconds * 1000) {
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let current: Promise<unknown> = Promise.resolve()
-
-  const tick = async () => {
+  return startWorkerClock(intervalMs, async () => {
     try {
       await locks
         .createLock('money:settlement-clock', '5 minutes')
@@ -45,18 +42,5 @@ export function startSettlementClock(intervalMs = moneyConfig.tickSeconds * 1000
     } catch (error) {
       logger.error({ err: error }, 'settlement clock: turn failed; retrying at the next tick')
     }
-  }
-  const schedule = () => {
-    if (stopped) return
-    timer = setTimeout(() => {
-      current = tick().finally(schedule)
-    }, intervalMs)
-  }
-  schedule()
-
-  return async function stop() {
-    stopped = true
-    clearTimeout(timer)
-    await current
-  }
+  })
 }

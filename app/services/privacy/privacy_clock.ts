@@ -4,6 +4,7 @@ import locks from '@adonisjs/lock/services/main'
 import privacyConfig from '#config/privacy'
 import PrivacyRequestService from '#services/privacy/privacy_request_service'
 import { purgeUnderLock } from '#services/privacy/retention_purge'
+import { startWorkerClock } from '#services/platform/worker_clock'
 
 /** How often waiting data-subject requests are looked for. */
 const REQUEST_TICK_MS = 3_000
@@ -14,9 +15,6 @@ const REQUEST_TICK_MS = 3_000
  * so one runner at a time across worker processes; the others skip that turn.
  */
 export function startPrivacyClock(purgeEveryMs = privacyConfig.purgeIntervalSeconds * 1000) {
-  let stopped = false
-  let timer: NodeJS.Timeout | undefined
-  let current: Promise<unknown> = Promise.resolve()
   let lastPurge = 0
 
   const tick = async () => {
@@ -33,17 +31,5 @@ export function startPrivacyClock(purgeEveryMs = privacyConfig.purgeIntervalSeco
       logger.error({ err: error }, 'privacy clock: turn failed; retrying at the next tick')
     }
   }
-  const schedule = () => {
-    if (stopped) return
-    timer = setTimeout(() => {
-      current = tick().finally(schedule)
-    }, REQUEST_TICK_MS)
-  }
-  schedule()
-
-  return async function stop() {
-    stopped = true
-    clearTimeout(timer)
-    await current
-  }
+  return startWorkerClock(REQUEST_TICK_MS, tick)
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import transmit from '@adonisjs/transmit/services/main'
@@ -18,6 +17,7 @@ import {
   signedIn,
 } from '#tests/browser/helpers'
 import { deliver } from '#tests/browser/leads/leads_support'
+import { acceptedFact } from '#tests/functional/reports/reports_support'
 
 /** Screenshots of each dashboard at a desktop's and a phone's width, for a person to look at. */
 async function screenshots(page: Page, name: string) {
@@ -185,18 +185,7 @@ test.group('Reports / dashboards', () => {
 
     // A lead the live feed was not told about, then the bare change an older server sends.
     const at = new Date()
-    await db.table('lead_facts').insert({
-      lead_id: randomUUID(),
-      publisher_id: world.publisher.id,
-      label_id: world.publisher.labelId,
-      channel: 'api',
-      environment: 'live',
-      status: 'accepted',
-      reason_codes: [],
-      processing_ms: 12,
-      created_at: at,
-      updated_at: at,
-    })
+    await db.table('lead_facts').insert(acceptedFact(world.publisher, at))
     // "Live" shows once the stream is open; its subscription may still be on its way.
     for (let tries = 0; tries < 20 && asked.length === 0; tries++) {
       transmit.broadcast(liveChannel(world.publisher.id), { change: 'leads', environment: 'live' })

@@ -31,6 +31,22 @@ export function randomFrom(seed: number) {
 
 export type World = { publishers: { id: string; label_id: string | null }[]; buyers: string[] }
 
+/** One accepted lead's fact, as intake writes it for a lone lead. */
+export function acceptedFact(publisher: { id: string; labelId?: string | null }, at: Date) {
+  return {
+    lead_id: randomUUID(),
+    publisher_id: publisher.id,
+    label_id: publisher.labelId ?? null,
+    channel: 'api',
+    environment: 'live',
+    status: 'accepted',
+    reason_codes: [],
+    processing_ms: 12,
+    created_at: at,
+    updated_at: at,
+  }
+}
+
 /** `count` facts of the world's publishers, created at random within `[from, to)`. */
 export async function insertFacts(
   world: World,
