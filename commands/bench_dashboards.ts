@@ -14,6 +14,7 @@ import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { summarise } from '#bench/routing_table'
 import { refusesDatabase } from '#bench/bench_database'
+import { startRollupFolder } from '#services/reports/rollup_folder'
 
 const PASSWORD = 'bench-dashboards-password'
 /** How long after the last lead a dashboard may still show it. */
@@ -60,8 +61,10 @@ export default class BenchDashboards extends BaseCommand {
     await new DatabaseSetupService().prepare({ fresh: true })
     const seeded = await this.seed()
     this.logger.info(
-      "no queue:work process: routing jobs wait in Redis (the live feed is the web server's)"
+      "no queue:work process: routing jobs wait in Redis (the live feed is the web server's); its report rollup folder runs in this process"
     )
+    // The dashboards read the rollups plus the log not folded yet: fold it as queue:work would.
+    const stopFolder = startRollupFolder()
     this.logger.info('building (node ace build)')
     const server = await startBenchServer({
       appRoot: this.app.appRoot,
@@ -110,6 +113,7 @@ export default class BenchDashboards extends BaseCommand {
     } finally {
       for (const child of children) child.kill('SIGTERM')
       await stopBenchServer(server)
+      await stopFolder()
     }
   }
 

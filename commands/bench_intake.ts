@@ -2,6 +2,7 @@ import { spawn, execFileSync } from 'node:child_process'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
+import db from '@adonisjs/lucid/services/db'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import env from '#start/env'
 import services from '#config/services'
@@ -13,6 +14,7 @@ import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { runLoadGenerator } from '#bench/load_generator'
 import { type CpuGroups, benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { refusesDatabase } from '#bench/bench_database'
+import { startRollupFolder } from '#services/reports/rollup_folder'
 
 const RULES = {
   required_fields: ['contact.email', 'contact.phone'],
@@ -60,6 +62,14 @@ export default class BenchIntake extends BaseCommand {
   declare routing: boolean
 
   @flags.boolean({
+    description:
+      'Keep the report rollups up to date as npm start and queue:work do (the triggers on lead_facts, the worker folding their log every few seconds); --no-rollups disables both, to measure their share',
+    default: true,
+    showNegatedVariantInHelp: true,
+  })
+  declare rollups: boolean
+
+  @flags.boolean({
     description: 'Write a CPU profile of the server to tmp/profile',
     default: false,
   })
@@ -86,6 +96,17 @@ export default class BenchIntake extends BaseCommand {
     await new DatabaseSetupService().prepare({ fresh: true })
     const publishers = await this.seed()
     this.logger.info(`seeded ${publishers.length} live publishers in ${services.databaseName}`)
+    if (!this.rollups) {
+      await db.rawQuery(
+        `ALTER TABLE lead_facts ${['insert', 'update', 'delete'].map((event) => `DISABLE TRIGGER report_rollups_${event}`).join(', ')}`
+      )
+      this.logger.info(
+        'setting changed from npm start: report rollup triggers on lead_facts disabled, no rollup folder (--no-rollups)'
+      )
+    }
+    // The worker's rollup folder, here rather than in a queue:work process (no routing runs in
+    // this benchmark): its Postgres time is counted with the database's.
+    const stopFolder = this.rollups ? startRollupFolder() : async () => {}
 
     if (this.build) this.logger.info('building (node ace build)')
     const server = await startBenchServer({
@@ -130,12 +151,14 @@ export default class BenchIntake extends BaseCommand {
           ? null
           : await measure({ name: 'full', connections: this.connections, duration: this.duration })
       await stopBenchServer(server)
+      await stopFolder()
       this.logger.info('running the raw-SQL limit (pgbench, 15 s)')
       const limit = this.pgbenchLimit()
       const routing = this.routing && !this.only ? await this.routeToBuyers() : null
       await this.report(fixed, full, limit, routing)
     } finally {
       await stopBenchServer(server)
+      await stopFolder()
     }
   }
 
@@ -264,7 +287,7 @@ export default class BenchIntake extends BaseCommand {
     const summary = {
       date: new Date().toISOString(),
       machine,
-      server: { build: this.build, workers: this.workers },
+      server: { build: this.build, workers: this.workers, rollups: this.rollups },
       fixed_rate: fixed,
       full_speed: full,
       limit_tps: limit,

@@ -28,6 +28,7 @@ import {
 } from '#services/routing/routing_queue'
 import WebhookEndpointService from '#services/webhooks/endpoint_service'
 import { WebhookRuntime } from '#services/webhooks/runtime'
+import { startRollupFolder } from '#services/reports/rollup_folder'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { benchLeadBody } from '#bench/bench_lead'
 import webhooksConfig from '#config/webhooks'
@@ -136,6 +137,8 @@ export default class BenchRouting extends BaseCommand {
 
   private async runWorker() {
     const stop = await startRoutingWorker({ concurrency: this.concurrency, sweep: false })
+    // queue:work folds the report rollup log beside routing; its cost is the worker's too.
+    const stopFolder = startRollupFolder()
     const webhooks = this.deliver ? new WebhookRuntime({ allowPrivate: [LOOPBACK] }) : null
     await webhooks?.start()
     const cpu = process.cpuUsage()
@@ -149,6 +152,7 @@ export default class BenchRouting extends BaseCommand {
       `routing worker: ${Math.round((used.user + used.system) / 1000)} ms CPU in this process; event-loop delay p50 ${ms(loopDelay.percentile(50))} / p99 ${ms(loopDelay.percentile(99))} / max ${ms(loopDelay.max)} ms\n`
     )
     await stop()
+    await stopFolder()
     await webhooks?.stop()
     await closeRoutingQueues()
   }
