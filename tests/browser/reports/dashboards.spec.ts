@@ -24,7 +24,12 @@ async function screenshots(page: Page, name: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
     await page.waitForTimeout(300)
-    await page.screenshot({ path: `/tmp/dash_${name}_${width}.png`, fullPage: true })
+    // A full page with its charts: past Playwright's 30 s on a slow machine.
+    await page.screenshot({
+      path: `/tmp/dash_${name}_${width}.png`,
+      fullPage: true,
+      timeout: 90_000,
+    })
   }
   await page.setViewportSize({ width: 1280, height: 900 })
 }

@@ -107,6 +107,9 @@ async function personEverywhere(client: any) {
 }
 
 test.group('Privacy / data-subject requests', (group) => {
+  // A request searches every publisher's schema, and the whole suite leaves hundreds: past the
+  // default 30 s on a slow machine.
+  group.each.timeout(120_000)
   let endpoints: string[] = []
   group.each.teardown(async () => {
     await WebhookEndpoint.query().whereIn('id', endpoints).delete()
