@@ -6,7 +6,7 @@ import routingConfig from '#config/routing'
 import { redisConnection } from '#config/redis'
 import RoutingService, { type RoutingOutcome } from '#services/routing/routing_service'
 import RoutingSweeper from '#services/routing/sweeper'
-import { Coalescer } from '#services/webhooks/coalescer'
+import { Coalescer } from '#services/platform/coalescer'
 
 /** A routing job carries the leads accepted together; `leadId` is the shape queued before. */
 type RoutingJob = { leadIds: string[] } | { leadId: string } | Record<string, never>
