@@ -11,6 +11,7 @@ import DatabaseSetupService from '#services/platform/database_setup_service'
 import ServiceCheckService, { ServiceUnavailable } from '#services/platform/service_check_service'
 import { createHttpServer } from '#start/http_server'
 import { startMailbox, stopMailbox } from '#tests/support/mailbox'
+import { markGroupStart } from '#tests/support/db_snapshot'
 
 /**
  * The browser suite drives Debian's Chromium (apt-get install chromium);
@@ -73,6 +74,9 @@ export const runnerHooks: Required<Pick<Config, 'setup' | 'teardown'>> = {
 
 export const configureSuite: Config['configureSuite'] = (suite) => {
   if (['browser', 'functional'].includes(suite.name)) {
+    // A snapshot counts the publisher schemas its own group made (tests/support/db_snapshot.ts).
+    suite.onGroup((group) => group.setup(() => markGroupStart()))
+    suite.onTest((test) => test.setup(() => markGroupStart()))
     return suite.setup(() => testUtils.httpServer().start(createHttpServer))
   }
 }

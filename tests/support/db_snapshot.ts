@@ -37,34 +37,40 @@ const VOLATILE: Record<string, string[]> = {
 }
 
 /**
- * The whole database at a glance: every schema, the row count of every table
- * in every schema (public, audit and each publisher's) and a digest of the
- * contents of those a request could change in place. A refused request must
- * leave this exactly as it was: no row added or removed, none changed. One query for all tables, so a sweep
- * can take a snapshot around every single request.
+ * The database at a glance: every schema, the row count of every table in the shared schemas
+ * (public, audit) and in each publisher schema made since the running test group began, and a
+ * digest of the contents of those a request could change in place. A refused request must
+ * leave this exactly as it was: no row added or removed, none changed, no schema made or
+ * dropped. A request can only reach the publishers it names, and a test's requests name the
+ * publishers its group made; counting the hundreds of schemas the rest of the suite made cost
+ * seconds a snapshot and made the suite's time grow with the square of its length.
  */
 export async function snapshotDatabase(
   options: {
-    /**
-     * Only these schemas' tables, for a sweep of many requests that can reach no other (every
-     * schema is still listed, so one created or dropped shows): thousands of publishers'
-     * schemas made by the rest of the suite cost seconds a snapshot.
-     */
+    /** Only these schemas' tables (every schema is still listed, so one created or dropped shows). */
     tablesOf?: string[]
   } = {}
 ): Promise<DatabaseSnapshot> {
-  const schemas = (
-    await rows<{ nspname: string }>(
-      `SELECT nspname FROM pg_namespace WHERE nspname NOT IN (${SYSTEM_SCHEMAS.map(() => '?').join(', ')})
-         AND nspname NOT LIKE 'pg\\_%' ORDER BY nspname`,
-      SYSTEM_SCHEMAS
-    )
-  ).map((row) => row.nspname)
-
+  const listed = await rows<{ nspname: string; oid: number }>(
+    `SELECT nspname, oid::bigint AS oid FROM pg_namespace
+      WHERE nspname NOT IN (${SYSTEM_SCHEMAS.map(() => '?').join(', ')})
+        AND nspname NOT LIKE 'pg\\_%' ORDER BY nspname`,
+    SYSTEM_SCHEMAS
+  )
+  const schemas = listed.map((row) => row.nspname)
+  const counted = options.tablesOf
+    ? schemas.filter((schema) => options.tablesOf!.includes(schema))
+    : listed
+        .filter((row) => !row.nspname.startsWith('pub_') || Number(row.oid) > lastSchemaBeforeGroup)
+        .map((row) => row.nspname)
+  // pg_class rather than information_schema.tables, which checks every table's privileges
+  // before it filters by schema. The application's role may not read some audit tables.
   const tables = await rows<{ table_schema: string; table_name: string }>(
-    `SELECT table_schema, table_name FROM information_schema.tables
-      WHERE table_type = 'BASE TABLE' AND table_schema = ANY(?) ORDER BY 1, 2`,
-    [options.tablesOf ? schemas.filter((schema) => options.tablesOf!.includes(schema)) : schemas]
+    `SELECT n.nspname AS table_schema, c.relname AS table_name
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relkind IN ('r', 'p') AND n.nspname = ANY(?)
+        AND has_table_privilege(c.oid, 'SELECT') ORDER BY 1, 2`,
+    [counted]
   )
   if (tables.length === 0) return { schemas, counts: {}, digests: {} }
 
@@ -88,6 +94,14 @@ export async function snapshotDatabase(
     counts: Object.fromEntries(measured.map((row) => [row.name, row.total])),
     digests: Object.fromEntries(measured.map((row) => [row.name, row.digest])),
   }
+}
+
+/** The newest schema's oid when the running group (or ungrouped test) began: tests/bootstrap.ts. */
+let lastSchemaBeforeGroup = 0
+
+export async function markGroupStart() {
+  const [row] = await rows<{ last: number }>('SELECT max(oid)::bigint AS last FROM pg_namespace')
+  lastSchemaBeforeGroup = Number(row.last)
 }
 
 async function rows<Row>(sql: string, bindings: unknown[] = []): Promise<Row[]> {
