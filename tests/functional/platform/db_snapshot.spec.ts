@@ -1,11 +1,7 @@
 import { test } from '@japa/runner'
 import db from '@adonisjs/lucid/services/db'
 import { createPublisher } from '#tests/support/fixtures'
-import {
-  markGroupStart,
-  snapshotDatabase,
-  snapshotDifference,
-} from '#tests/support/db_snapshot'
+import { markGroupStart, snapshotDatabase, snapshotDifference } from '#tests/support/db_snapshot'
 
 /**
  * The "changes nothing" checks of the API suites stand on these snapshots: they must see a
