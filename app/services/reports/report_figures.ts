@@ -75,16 +75,17 @@ async function reportRows(sql: string, bindings: any[]) {
   })
 }
 
-/** The segments as a relation `s`, passed as four arrays so the statement stays one size. */
+/** The segments as a relation `s`, passed as five arrays so the statement stays one size. */
 function segmentsCte(segments: Segment[]) {
   return {
-    sql: `WITH s AS (SELECT * FROM unnest(?::int[], ?::text[], ?::timestamptz[], ?::timestamptz[])
-                       AS s(bucket, grain, from_at, to_at))`,
+    sql: `WITH s AS (SELECT * FROM unnest(?::int[], ?::text[], ?::timestamptz[], ?::timestamptz[],
+                       ?::int[]) AS s(bucket, grain, from_at, to_at, sign))`,
     bindings: [
       segments.map((s) => s.bucket),
       segments.map((s) => s.grain),
       segments.map((s) => s.from.toISOString()),
       segments.map((s) => s.to.toISOString()),
+      segments.map((s) => s.sign),
     ],
   }
 }
@@ -97,19 +98,20 @@ function where(conditions: Condition[]) {
 }
 
 /**
- * `rolled` reads a rollup table joined to its segments; `raw(sign)` selects from facts `r`, each
- * counted `sign` times: the view over `lead_facts` for the raw edges, and the log of changes not
- * folded into the rollups yet (`report_fact_deltas`, signed) for every other segment. `outer`
- * combines the two (rolled first: the bindings follow the text).
+ * `rolled(sign)` reads a rollup table joined to its segments, each row counted `sign` times (the
+ * segment's); `raw(sign)` selects from facts `r`, each counted `sign` times: the view over
+ * `lead_facts` for the raw edges, and the log of changes not folded into the rollups yet
+ * (`report_fact_deltas`, signed) for every other segment. `outer` combines the two (rolled
+ * first: the bindings follow the text).
  */
 async function union(
   periods: Period[],
   groupBy: Grouping,
   conditions: Condition[],
   parts: {
-    rolled: string
+    rolled: (sign: string) => string
     rollupTable: 's' | '_reasons' | '_latency'
-    raw: (sign: string | null) => string
+    raw: (sign: string) => string
     rawJoin?: string
     rawFilter?: string
     outer: (rolled: string, raw: string) => string
@@ -126,16 +128,16 @@ async function union(
   const filter = where(conditions)
   // Each segment reads its own range of the index (OFFSET 0 keeps the planner from flattening
   // the lateral reads into one hash join over the whole table).
-  const rolled = `SELECT ${parts.rolled} FROM s CROSS JOIN LATERAL (
+  const rolled = `SELECT ${parts.rolled('s.sign')} FROM s CROSS JOIN LATERAL (
       SELECT * FROM ${cube.prefix}${parts.rollupTable} r
        WHERE r.grain = s.grain AND r.at >= s.from_at AND r.at < s.to_at${filter.sql} OFFSET 0) r
     WHERE s.grain <> 'raw'`
-  const raw = `SELECT ${parts.raw(null)} FROM s CROSS JOIN LATERAL (
+  const raw = `SELECT ${parts.raw('s.sign')} FROM s CROSS JOIN LATERAL (
       SELECT * FROM report_fact_measures r
        WHERE r.created_at >= s.from_at AND r.created_at < s.to_at${filter.sql} OFFSET 0) r${parts.rawJoin ?? ''}
     WHERE s.grain = 'raw'${parts.rawFilter ?? ''}
     UNION ALL
-    SELECT ${parts.raw('r.sign')} FROM s JOIN report_fact_deltas r
+    SELECT ${parts.raw('r.sign * s.sign')} FROM s JOIN report_fact_deltas r
         ON r.created_at >= s.from_at AND r.created_at < s.to_at${parts.rawJoin ?? ''}
      WHERE s.grain <> 'raw'${filter.sql}${parts.rawFilter ?? ''}`
   const sql = `${cte.sql}\n${parts.outer(rolled, raw)}`
@@ -147,10 +149,10 @@ export type SumsRow = { bucket: number; key: string | null; currency: string | n
 
 /** The sums per bucket, group and currency. */
 export async function readSums(periods: Period[], groupBy: Grouping, conditions: Condition[]) {
-  const columns = (sign: string | null) =>
-    `s.bucket, ${keyOf(groupBy)} AS key, r.currency, ${MEASURES.map((m) => (sign ? `${sign} * r.${m} AS ${m}` : `r.${m}`)).join(', ')}`
+  const columns = (sign: string) =>
+    `s.bucket, ${keyOf(groupBy)} AS key, r.currency, ${MEASURES.map((m) => `${sign} * r.${m} AS ${m}`).join(', ')}`
   const rows = await union(periods, groupBy, conditions, {
-    rolled: columns(null),
+    rolled: columns,
     rollupTable: 's',
     raw: columns,
     outer: (rolled, raw) =>
@@ -181,19 +183,26 @@ async function readPacked(
   // and it and the garbage it left were most of a report's CPU (a profile of bench:reports).
   const packed = (array: string) => `array_to_json(${array})`
   const rows = await union(periods, groupBy, conditions, {
-    rolled: `s.bucket, ${keyColumn}, ${packed(`r.${table.column}`)} AS keys, ${packed('r.counts')} AS counts`,
+    rolled: (sign) =>
+      `s.bucket, ${keyColumn}, ${packed(`r.${table.column}`)} AS keys, ${packed('r.counts')} AS counts, ${sign} AS sign`,
     rollupTable: table.rollupTable,
-    raw: (sign) => `s.bucket, ${keyColumn}, ${table.raw} AS k, ${sign ?? 1} AS n`,
+    raw: (sign) => `s.bucket, ${keyColumn}, ${table.raw} AS k, ${sign} AS n`,
     rawJoin: extra.rawJoin,
     rawFilter: extra.rawFilter,
     outer: (rolled, raw) =>
-      `SELECT bucket, key::text AS key, keys, counts FROM (${rolled}) p
+      `SELECT bucket, key::text AS key, keys, counts, sign FROM (${rolled}) p
        UNION ALL
-       SELECT bucket, key::text, ${packed('array_agg(k)')}, ${packed('array_agg(n)')}
+       SELECT bucket, key::text, ${packed('array_agg(k)')}, ${packed('array_agg(n)')}, 1
          FROM (SELECT bucket, key, k, sum(n)::int AS n FROM (${raw}) w GROUP BY 1, 2, 3) g
         GROUP BY 1, 2`,
   })
-  return rows as { bucket: number; key: string | null; keys: any[]; counts: number[] }[]
+  return rows as {
+    bucket: number
+    key: string | null
+    keys: any[]
+    counts: number[]
+    sign: 1 | -1
+  }[]
 }
 
 /**
@@ -218,8 +227,9 @@ function mergePacked<Into>(
     return entry.into
   }
   for (const row of rows) {
-    add(target(row.bucket, row.key, false), row.keys, row.counts)
-    if (totals) add(target(row.bucket, null, true), row.keys, row.counts)
+    const counts = row.sign === 1 ? row.counts : row.counts.map((n) => -n)
+    add(target(row.bucket, row.key, false), row.keys, counts)
+    if (totals) add(target(row.bucket, null, true), row.keys, counts)
   }
   return [...merged.values()]
 }
@@ -308,7 +318,7 @@ export async function readP90(
  * live and of channel `form`, without a buyer: other filters match them as they would a lead.
  */
 export async function readFunnel(periods: Period[], groupBy: Grouping, conditions: Condition[]) {
-  const cte = segmentsCte(periods.map((p) => ({ ...p, grain: 'raw' as const })))
+  const cte = segmentsCte(periods.map((p) => ({ ...p, grain: 'raw' as const, sign: 1 as const })))
   const filter = where(conditions)
   const result = await db.rawQuery(
     `${cte.sql}

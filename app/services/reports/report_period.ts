@@ -14,12 +14,16 @@ export const NAMED_PERIODS = [
 ] as const
 export type NamedPeriod = (typeof NAMED_PERIODS)[number]
 
-/** A stretch of time read from one source: whole UTC months, days or hours from the rollups, the rest raw. */
+/**
+ * A stretch of time read from one source: whole UTC months, weeks, days or hours from the
+ * rollups, the rest raw; counted `sign` times (-1 takes a stretch out of a larger one read whole).
+ */
 export type Segment = {
   bucket: number
   grain: 'month' | 'week' | 'day' | 'hour' | 'raw'
   from: Date
   to: Date
+  sign: 1 | -1
 }
 
 const HOUR = 3_600_000
@@ -98,10 +102,27 @@ const monthCeil = (at: number) => {
 }
 
 /**
- * [from, to) as whole UTC months, days and (when the cube keeps them) hours, and raw edges (a
- * period in a zone with a :30 offset, or an arbitrary `from`), so every figure is exact
+ * What reading a part of a day costs per group: a rollup row is one row, an hour of raw facts
+ * counts as several (a busy publisher's facts of an hour outnumber its one hour row).
+ */
+const RAW_HOUR_COST = 4
+
+function cost(segments: Segment[]) {
+  const hours = (s: Segment) => (s.to.getTime() - s.from.getTime()) / HOUR
+  return segments.reduce(
+    (sum, s) =>
+      sum + (s.grain === 'raw' ? hours(s) * RAW_HOUR_COST : s.grain === 'hour' ? hours(s) : 1),
+    0
+  )
+}
+
+/**
+ * [from, to) as whole UTC months, weeks, days and (when the cube keeps them) hours, and raw
+ * edges (a period in a zone with a :30 offset, or an arbitrary `from`), so every figure is exact
  * whatever the bounds, and a long period reads few rows: a month row for each whole month, a
- * day row for each other whole day, hour rows only in the partial days at the ends.
+ * week or day row for each other whole day. A part of a day at either end is read as hours and
+ * raw facts, or, when that is more than half the day, as the whole day minus the rest of it:
+ * 20 hours cost 1 day row and 4 hour rows, not 20.
  */
 export function segmentsOf(
   from: Date,
@@ -111,20 +132,32 @@ export function segmentsOf(
 ): Segment[] {
   const [start, end] = [from.getTime(), to.getTime()]
   if (end <= start) return []
-  const at = (grain: Segment['grain'], a: number, b: number): Segment[] =>
-    a < b ? [{ bucket, grain, from: new Date(a), to: new Date(b) }] : []
-  const [hourStart, hourEnd] = options.hours
-    ? [ceil(start, HOUR), floor(end, HOUR)]
-    : [ceil(start, DAY), floor(end, DAY)]
-  if (hourStart >= hourEnd) return at('raw', start, end)
-  const [dayStart, dayEnd] = [ceil(hourStart, DAY), floor(hourEnd, DAY)]
-  if (dayStart >= dayEnd) {
+  const at = (grain: Segment['grain'], a: number, b: number, sign: 1 | -1 = 1): Segment[] =>
+    a < b ? [{ bucket, grain, from: new Date(a), to: new Date(b), sign }] : []
+  // The finest rows of [a, b): hours where the cube keeps them, the facts for the rest.
+  const finest = (a: number, b: number, sign: 1 | -1): Segment[] => {
+    const [hourStart, hourEnd] = options.hours ? [ceil(a, HOUR), floor(b, HOUR)] : [b, b]
+    if (hourStart >= hourEnd) return at('raw', a, b, sign)
     return [
-      ...at('raw', start, hourStart),
-      ...at('hour', hourStart, hourEnd),
-      ...at('raw', hourEnd, end),
+      ...at('raw', a, hourStart, sign),
+      ...at('hour', hourStart, hourEnd, sign),
+      ...at('raw', hourEnd, b, sign),
     ]
   }
+  // [a, b) inside one UTC day: its own rows, or the day's row less the rest of the day.
+  const partOfDay = (a: number, b: number): Segment[] => {
+    if (a >= b) return []
+    const day = floor(a, DAY)
+    const direct = finest(a, b, 1)
+    const complement = [
+      ...at('day', day, day + DAY),
+      ...finest(day, a, -1),
+      ...finest(b, day + DAY, -1),
+    ]
+    return cost(complement) < cost(direct) ? complement : direct
+  }
+  const [dayStart, dayEnd] = [ceil(start, DAY), floor(end, DAY)]
+  if (dayStart > dayEnd) return partOfDay(start, end)
   // Whole ISO weeks (from a UTC Monday) among the days, where the table keeps them.
   const wholeDays = (a: number, b: number) => {
     const [weekStart, weekEnd] = [ceil(a - MONDAY, WEEK) + MONDAY, floor(b - MONDAY, WEEK) + MONDAY]
@@ -140,8 +173,7 @@ export function segmentsOf(
           ...at('month', monthStart, monthEnd),
           ...wholeDays(monthEnd, dayEnd),
         ]
-  const middle = [...at('hour', hourStart, dayStart), ...days, ...at('hour', dayEnd, hourEnd)]
-  return [...at('raw', start, hourStart), ...middle, ...at('raw', hourEnd, end)]
+  return [...partOfDay(start, dayStart), ...days, ...partOfDay(dayEnd, end)]
 }
 
 /** The points of a time series: local hours or local days in the zone, clipped to [from, to). */

@@ -52,21 +52,32 @@ test.group('Reports / exact figures', () => {
     const key = await operatorKey()
     const publisherIds = w.publishers.map((p) => p.id)
 
-    // Bounds inside hours and days, so whole months, days, hours and raw edges all count.
-    const to = new Date(now - HOUR - 7 * 60_000)
-    const cases = [4, 75].flatMap((days) =>
-      ['none', 'publisher', 'label', 'buyer', 'channel'].map((groupBy) => ({
-        groupBy,
-        from: new Date(now - days * 24 * HOUR - 17 * 60_000 - 13_000),
-      }))
-    )
+    // Bounds inside hours and days, so whole months, days, hours and raw edges all count; and
+    // bounds at 03:17 and 20:53 UTC, whose partial days are read as whole days less the rest.
+    const today = Math.floor(now / (24 * HOUR)) * 24 * HOUR
+    const cases = [
+      ...[4, 75].flatMap((days) =>
+        ['none', 'publisher', 'label', 'buyer', 'channel'].map((groupBy) => ({
+          groupBy,
+          from: new Date(now - days * 24 * HOUR - 17 * 60_000 - 13_000),
+          to: new Date(now - HOUR - 7 * 60_000),
+        }))
+      ),
+      ...[5, 80].flatMap((days) =>
+        ['none', 'publisher', 'buyer'].map((groupBy) => ({
+          groupBy,
+          from: new Date(today - days * 24 * HOUR + 3 * HOUR + 17 * 60_000),
+          to: new Date(today - 3 * HOUR - 7 * 60_000),
+        }))
+      ),
+    ]
     // How many p90s fell above the exact range: both kinds must have been compared.
     const compared = { exact: 0, approximate: 0 }
     const check = (reported: Record<string, any>, direct: any, message: string) =>
       assertFigures(assert, reported, direct, message) ? compared.approximate++ : compared.exact++
     for (const fold of [false, true]) {
       if (fold) await db.rawQuery('SELECT report_rollups_fold()')
-      for (const { groupBy, from } of cases) {
+      for (const { groupBy, from, to } of cases) {
         const response = await client
           .get('/v1/reports/kpis')
           .qs({
