@@ -45,12 +45,7 @@ const VOLATILE: Record<string, string[]> = {
  * publishers its group made; counting the hundreds of schemas the rest of the suite made cost
  * seconds a snapshot and made the suite's time grow with the square of its length.
  */
-export async function snapshotDatabase(
-  options: {
-    /** Only these schemas' tables (every schema is still listed, so one created or dropped shows). */
-    tablesOf?: string[]
-  } = {}
-): Promise<DatabaseSnapshot> {
+export async function snapshotDatabase(): Promise<DatabaseSnapshot> {
   const listed = await rows<{ nspname: string; oid: number }>(
     `SELECT nspname, oid::bigint AS oid FROM pg_namespace
       WHERE nspname NOT IN (${SYSTEM_SCHEMAS.map(() => '?').join(', ')})
@@ -58,11 +53,9 @@ export async function snapshotDatabase(
     SYSTEM_SCHEMAS
   )
   const schemas = listed.map((row) => row.nspname)
-  const counted = options.tablesOf
-    ? schemas.filter((schema) => options.tablesOf!.includes(schema))
-    : listed
-        .filter((row) => !row.nspname.startsWith('pub_') || Number(row.oid) > lastSchemaBeforeGroup)
-        .map((row) => row.nspname)
+  const counted = listed
+    .filter((row) => !row.nspname.startsWith('pub_') || Number(row.oid) > lastSchemaBeforeGroup)
+    .map((row) => row.nspname)
   // pg_class rather than information_schema.tables, which checks every table's privileges
   // before it filters by schema. The application's role may not read some audit tables.
   const tables = await rows<{ table_schema: string; table_name: string }>(
