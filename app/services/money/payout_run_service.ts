@@ -2,12 +2,12 @@ import { inject } from '@adonisjs/core'
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import db from '@adonisjs/lucid/services/db'
-import locks from '@adonisjs/lock/services/main'
 import { uuidv7 } from 'uuidv7'
 import moneyConfig from '#config/money'
 import type Principal from '#auth/principal'
 import type { Environment } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
+import { runUnderLease } from '#services/platform/leased_lock'
 import AccessLogService from '#services/access/access_log_service'
 import { SETTLEMENT_ACTOR } from '#services/money/acceptance_service'
 import { accountPrefix } from '#services/money/ledger'
@@ -17,8 +17,6 @@ import type { SettlementPolicy } from '#services/money/settlement_policy_service
 
 /** The lock that lets one payout run at a time, across every web and worker process. */
 export const PAYOUT_RUN_LOCK = 'money:payout-run'
-/** Longer than any run takes (a million sales: well under a minute), so it never lapses mid-run. */
-const PAYOUT_RUN_TTL = '30 minutes'
 /** Publishers paid side by side: one waits on Postgres while the other's rows are prepared. */
 const PAYOUT_CONCURRENCY = 2
 
@@ -77,7 +75,7 @@ export default class PayoutRunService {
       ])
     }
     const environment = input.environment ?? 'live'
-    const [ran, runs] = await locks.createLock(PAYOUT_RUN_LOCK, PAYOUT_RUN_TTL).runImmediately(() =>
+    const [ran, runs] = await runUnderLease(PAYOUT_RUN_LOCK, () =>
       this.runGroups(
         groups.map((group) => ({
           group,
@@ -138,11 +136,9 @@ export default class PayoutRunService {
       (item) => !ran.has(key(item.group.labelId, item.environment, item.periodEnd))
     )
     if (pending.length === 0) return []
-    const [acquired, runs] = await locks
-      .createLock(PAYOUT_RUN_LOCK, PAYOUT_RUN_TTL)
-      .runImmediately(() =>
-        this.runGroups(pending, { trigger: 'schedule', actor: SETTLEMENT_ACTOR }, now)
-      )
+    const [acquired, runs] = await runUnderLease(PAYOUT_RUN_LOCK, () =>
+      this.runGroups(pending, { trigger: 'schedule', actor: SETTLEMENT_ACTOR }, now)
+    )
     return acquired ? runs : []
   }
 

@@ -1,7 +1,7 @@
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import db from '@adonisjs/lucid/services/db'
-import locks from '@adonisjs/lock/services/main'
+import { runUnderLease } from '#services/platform/leased_lock'
 import moneyConfig from '#config/money'
 import AcceptanceService from '#services/money/acceptance_service'
 import { enforceDisputeDeadlines } from '#services/money/dispute_service'
@@ -36,9 +36,7 @@ export async function settleOnce(now = new Date()) {
 export function startSettlementClock(intervalMs = moneyConfig.tickSeconds * 1000) {
   return startWorkerClock(intervalMs, async () => {
     try {
-      await locks
-        .createLock('money:settlement-clock', '5 minutes')
-        .runImmediately(() => settleOnce())
+      await runUnderLease('money:settlement-clock', () => settleOnce())
     } catch (error) {
       logger.error({ err: error }, 'settlement clock: turn failed; retrying at the next tick')
     }

@@ -1,6 +1,6 @@
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
-import locks from '@adonisjs/lock/services/main'
+import { runUnderLease } from '#services/platform/leased_lock'
 import privacyConfig from '#config/privacy'
 import PrivacyRequestService from '#services/privacy/privacy_request_service'
 import { purgeUnderLock } from '#services/privacy/retention_purge'
@@ -20,9 +20,7 @@ export function startPrivacyClock(purgeEveryMs = privacyConfig.purgeIntervalSeco
   const tick = async () => {
     try {
       const requests = await app.container.make(PrivacyRequestService)
-      await locks
-        .createLock('privacy:requests', '30 minutes')
-        .runImmediately(() => requests.runWaiting())
+      await runUnderLease('privacy:requests', () => requests.runWaiting())
       if (Date.now() - lastPurge >= purgeEveryMs) {
         lastPurge = Date.now()
         await purgeUnderLock()

@@ -1,6 +1,6 @@
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import locks from '@adonisjs/lock/services/main'
+import { runUnderLease } from '#services/platform/leased_lock'
 import { uuidv7 } from 'uuidv7'
 import privacyConfig from '#config/privacy'
 import Publisher from '#models/publisher'
@@ -174,9 +174,7 @@ async function purgePublisher(
  * `node ace privacy:purge` both come through here.
  */
 export async function purgeUnderLock(now = new Date(), batch = privacyConfig.purgeBatch) {
-  const [ran, counts] = await locks
-    .createLock('privacy:purge', '30 minutes')
-    .runImmediately(() => purgeOnce(now, batch))
+  const [ran, counts] = await runUnderLease('privacy:purge', () => purgeOnce(now, batch))
   return ran ? counts : null
 }
 
