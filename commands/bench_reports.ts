@@ -128,6 +128,8 @@ export default class BenchReports extends BaseCommand {
       const base = `http://127.0.0.1:${this.port}/v1/reports/kpis?group_by=publisher`
       const queries = {
         whole_days: `${base}&from=${day(90)}&to=${day(0)}`,
+        // A label's dashboard in its own zone: local midnights, so whole UTC hours, not days.
+        zone_days: `${base}&period=last_90_days&time_zone=Europe%2FBerlin`,
         // Bounds inside an hour: the edges are read from the facts themselves.
         arbitrary_bounds: `${base}&from=${encodeURIComponent(new Date(Date.now() - 90 * 86_400_000 - 1_234_567).toISOString())}&to=${encodeURIComponent(new Date(Date.now() - 754_321).toISOString())}`,
       }
