@@ -12,7 +12,7 @@ const PACKED: [table: string, keys: string][] = [
  * Each packed rollup row also keeps its arrays as the JSON the readers ask for
  * (`[keys, counts]`), computed by Postgres whenever the row is written: a 90-day report by
  * publisher sends 280,000–380,000 counts, and formatting them on every read (`array_to_json`)
- * was most of its histogram statement's time (docs/reports.md, "Reading"). Written once per fold
+ * was most of its histogram statement's time (docs/reports.md, "Rollups"). Written once per fold
  * instead. The function is IMMUTABLE, as a generated column requires: integers and reason codes
  * print the same under every setting.
  */

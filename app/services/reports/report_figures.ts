@@ -175,7 +175,7 @@ async function readPacked(
   periods: Period[],
   groupBy: Grouping,
   conditions: Condition[],
-  table: { rollupTable: '_reasons' | '_latency'; column: string; raw: string },
+  table: { rollupTable: '_reasons' | '_latency'; raw: string },
   extra: { rawJoin?: string; rawFilter?: string } = {}
 ) {
   const keyColumn = `${keyOf(groupBy)} AS key`
@@ -240,7 +240,7 @@ export async function readReasons(periods: Period[], groupBy: Grouping, conditio
     periods,
     groupBy,
     conditions,
-    { rollupTable: '_reasons', column: 'codes', raw: 'code' },
+    { rollupTable: '_reasons', raw: 'code' },
     { rawJoin: ' CROSS JOIN LATERAL unnest(r.reason_codes) AS code', rawFilter: ' AND r.reasoned' }
   )
   const merged = mergePacked(
@@ -310,7 +310,7 @@ export async function readP90(
     periods,
     groupBy,
     conditions,
-    { rollupTable: '_latency', column: 'buckets_ms', raw: 'r.bucket_ms' },
+    { rollupTable: '_latency', raw: 'r.bucket_ms' },
     { rawFilter: ' AND r.bucket_ms IS NOT NULL' }
   )
   const merged = mergePacked(
