@@ -2,7 +2,7 @@ import locks from '@adonisjs/lock/services/main'
 import logger from '@adonisjs/core/services/logger'
 
 /** How long a lock outlives a holder that stopped renewing it (killed, out of memory, a deploy). */
-export const LOCK_LEASE_MS = 15_000
+const LOCK_LEASE_MS = 15_000
 
 /**
  * Runs `work` if no other process holds the lock `name`, as `runImmediately` does, but on a
