@@ -6,6 +6,7 @@ import User from '#models/user'
 import type Principal from '#auth/principal'
 import { principalForUser } from '#auth/portal_principal'
 import { digestOf } from '#services/access/secret_token'
+import { markWatched } from '#services/reports/live_watchers'
 
 /** Who opened each live subscription of this process, by stream uid. */
 type Listener = { userId: string; sessionHash: string }
@@ -38,17 +39,22 @@ export function mayHearPublisher(principal: Principal | undefined, publisherId: 
  */
 export function watchLiveAccess() {
   if (watching) return
-  transmit.on('subscribe', ({ uid, context }) => {
+  transmit.on('subscribe', ({ uid, channel, context }) => {
     const ctx = context as HttpContext
     const user = ctx.auth?.user as User | undefined
     if (user) listeners.set(uid, { userId: user.id, sessionHash: digestOf(ctx.session.sessionId) })
+    const live = LIVE_CHANNEL.exec(channel)
+    if (live) void markWatched([live[1]])
   })
   transmit.on('disconnect', ({ uid }) => listeners.delete(uid))
   watching = setInterval(() => void recheckLiveAccess(), RECHECK_MS)
   watching.unref()
 }
 
-/** Ends the subscriptions whose user may no longer hear them; never throws. Returns how many. */
+/**
+ * Ends the subscriptions whose user may no longer hear them, and marks the
+ * publishers of the others as watched; never throws. Returns how many ended.
+ */
 export async function recheckLiveAccess() {
   try {
     const manager = transmit.getManager()
@@ -59,12 +65,17 @@ export async function recheckLiveAccess() {
     if (live.length === 0) return 0
     const allowed = await allowedPrincipals(live.map(({ uid }) => uid))
     let ended = 0
+    const watched = new Set<string>()
     for (const { uid, channel } of live) {
       const publisherId = LIVE_CHANNEL.exec(channel)![1]
-      if (mayHearPublisher(allowed.get(uid), publisherId)) continue
+      if (mayHearPublisher(allowed.get(uid), publisherId)) {
+        watched.add(publisherId)
+        continue
+      }
       await manager.unsubscribe({ uid, channel })
       ended++
     }
+    await markWatched([...watched])
     return ended
   } catch (error) {
     logger.warn({ err: error }, 'live feed: could not check the subscriptions again')

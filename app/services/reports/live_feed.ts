@@ -3,6 +3,7 @@ import logger from '@adonisjs/core/services/logger'
 import transmit from '@adonisjs/transmit/services/main'
 import type { Environment } from '#auth/principal'
 import LiveFiguresService, { type LiveFigures } from '#services/reports/live_figures'
+import { watchedAmong } from '#services/reports/live_watchers'
 
 /** A live dashboard's channel: one per publisher, authorised in start/transmit.ts. */
 export const liveChannel = (publisherId: string) => `publishers/${publisherId}/live`
@@ -104,8 +105,10 @@ function pump() {
   }
 }
 
-/** Computes and broadcasts; never throws. */
-async function push(publisherIds: string[], startedAt: Date) {
+/** Computes and broadcasts, for the publishers someone is watching; never throws. */
+async function push(batch: string[], startedAt: Date) {
+  const publisherIds = await watchedAmong(batch)
+  if (publisherIds.length === 0) return
   let figures = new Map<string, LiveFigures>()
   try {
     const service = await app.container.make(LiveFiguresService)

@@ -3,10 +3,13 @@ import { test } from '@japa/runner'
 import { DateTime } from 'luxon'
 import type { ApiClient } from '@japa/api-client'
 import db from '@adonisjs/lucid/services/db'
+import redis from '@adonisjs/redis/services/main'
+import transmit from '@adonisjs/transmit/services/main'
 import User from '#models/user'
 import type { Permission } from '#auth/principal'
 import { announceLeads, liveChannel } from '#services/reports/live_feed'
 import { recheckLiveAccess } from '#services/reports/live_access'
+import { watchedAmong } from '#services/reports/live_watchers'
 import { leadBody, livePublisher, unique } from '#tests/support/fixtures'
 import { PortalAgent } from '#tests/support/portal_agent'
 
@@ -315,5 +318,58 @@ test.group('Reports / a live subscription ends with its access', () => {
 
     assert.equal(await recheckLiveAccess(), 3)
     assert.deepEqual(await heardOfNextLead(client, mine, agents), [1, 0, 0, 0])
+  })
+})
+
+test.group('Reports / live figures only for dashboards someone has open', () => {
+  /** The channels broadcast to in this process while `work` runs and `ms` after. */
+  async function broadcastsDuring(work: () => void, ms = 800) {
+    const channels: string[] = []
+    const stop = transmit.on('broadcast', ({ channel }) => void channels.push(channel))
+    work()
+    await new Promise((resolve) => setTimeout(resolve, ms))
+    stop()
+    return channels
+  }
+
+  test('a publisher nobody watches gets no computation; one watched in this process or another does', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { mine, theirs, agent } = await twoPublishers(cleanup)
+    const elsewhere = await livePublisher()
+    const mineChannel = liveChannel(mine.publisher.id)
+    assert.equal(await agent.subscribe(mineChannel), 204)
+    // Another process's page of `elsewhere`, and a dead process's lapsed mark of `theirs`.
+    await redis.zadd(
+      'live:watched',
+      Date.now() + 30_000,
+      elsewhere.publisher.id,
+      Date.now() - 1,
+      theirs.publisher.id
+    )
+    await new Promise((resolve) => setTimeout(resolve, 1100))
+
+    const ids = [mine, theirs, elsewhere].map(({ publisher }) => publisher.id)
+    assert.deepEqual(await watchedAmong(ids), [mine.publisher.id, elsewhere.publisher.id])
+    const channels = await broadcastsDuring(() => ids.forEach((id) => announceLeads(id, 'live')))
+    assert.sameMembers(channels, [mineChannel, liveChannel(elsewhere.publisher.id)])
+    assert.equal((await agent.heard(mineChannel)).length, 1)
+    // The page's own mark lives in Redis for the other processes, and lapses if nobody renews it.
+    const until = Number(await redis.zscore('live:watched', mine.publisher.id))
+    assert.closeTo(until - Date.now(), 30_000, 2_000)
+  })
+
+  test('the access check renews the marks of the pages still open, not of the ones it ends', async ({
+    assert,
+    cleanup,
+  }) => {
+    const { mine, theirs, agent } = await twoPublishers(cleanup)
+    assert.equal(await agent.subscribe(liveChannel(mine.publisher.id)), 204)
+    await redis.zadd('live:watched', 1, mine.publisher.id)
+    await recheckLiveAccess()
+    const renewed = Number(await redis.zscore('live:watched', mine.publisher.id))
+    assert.isAbove(renewed, Date.now() + 25_000)
+    assert.isNull(await redis.zscore('live:watched', theirs.publisher.id))
   })
 })
