@@ -98,6 +98,12 @@ const webhooksConfig = {
     warnBeforeMs: duration(env.get('WEBHOOK_WARN_BEFORE'), '24h'),
     /** How often a disabled endpoint is probed with a signed `webhook.ping`. */
     probeIntervalMs: duration(env.get('WEBHOOK_PROBE_INTERVAL'), '1h'),
+    /**
+     * A healthy endpoint's `last_success_at` is written at most this often: at 300 leads/s
+     * a write per endpoint a second was a fifth of the workers' statements (BENCHMARKS.md,
+     * Routing, 2026-11-28). An outage ending or a circuit closing is written at once.
+     */
+    lastSuccessEveryMs: duration(env.get('WEBHOOK_LAST_SUCCESS_EVERY'), '10s'),
   },
 
   /** The circuit breaker pauses an endpoint that fails most of its recent requests. */

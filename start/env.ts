@@ -117,6 +117,7 @@ export default await Env.create(new URL('../', import.meta.url), {
   WEBHOOK_DISABLE_AFTER: Env.schema.string.optional(),
   WEBHOOK_WARN_BEFORE: Env.schema.string.optional(),
   WEBHOOK_PROBE_INTERVAL: Env.schema.string.optional(),
+  WEBHOOK_LAST_SUCCESS_EVERY: Env.schema.string.optional(),
   WEBHOOK_BREAKER_WINDOW: Env.schema.string.optional(),
   WEBHOOK_BREAKER_COOLDOWN: Env.schema.string.optional(),
   WEBHOOK_BREAKER_MAX_COOLDOWN: Env.schema.string.optional(),

@@ -1,4 +1,5 @@
 import type { HttpContext } from '@adonisjs/core/http'
+import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import db from '@adonisjs/lucid/services/db'
 import transmit from '@adonisjs/transmit/services/main'
@@ -56,6 +57,7 @@ export function watchLiveAccess() {
  * publishers of the others as watched; never throws. Returns how many ended.
  */
 export async function recheckLiveAccess() {
+  if (app.isTerminating || app.isTerminated) return 0
   try {
     const manager = transmit.getManager()
     const open = [...manager.getAllSubscribers()].flatMap(([stream, channels]) =>

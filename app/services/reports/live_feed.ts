@@ -107,6 +107,8 @@ function pump() {
 
 /** Computes and broadcasts, for the publishers someone is watching; never throws. */
 async function push(batch: string[], startedAt: Date) {
+  // A computation due after shutdown began would open connections again and keep the process up.
+  if (app.isTerminating || app.isTerminated) return
   const publisherIds = await watchedAmong(batch)
   if (publisherIds.length === 0) return
   let figures = new Map<string, LiveFigures>()

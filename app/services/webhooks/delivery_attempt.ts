@@ -243,7 +243,8 @@ type Success = {
  * The common case in one statement (one round trip), shared by the successes
  * of concurrent jobs: the attempts, and each delivery marked succeeded only
  * if its attempt row was new. An endpoint is touched afterwards, and only
- * when its health has something to learn (an outage ended, a second passed).
+ * when its health has something to learn (an outage ended, or its last success
+ * is older than `health.lastSuccessEveryMs`).
  */
 async function recordSuccess(
   delivery: ClaimedDelivery,
@@ -314,7 +315,10 @@ const successes = new Coalescer<Success, { recorded: boolean; endpointNews: bool
               WHERE id IN (SELECT endpoint_id FROM j) AND status <> 'disabled'
                 AND (last_success_at IS NULL OR last_success_at < ? OR failing_since IS NOT NULL
                      OR consecutive_failures > 0 OR status = 'paused')) AS endpoints_with_news`,
-      [...batch.bindings, new Date(inputs[0].now.getTime() - 1000)] as any[]
+      [
+        ...batch.bindings,
+        new Date(inputs[0].now.getTime() - webhooksConfig.health.lastSuccessEveryMs),
+      ] as any[]
     )
     const recorded = new Set<string>(result.rows[0].recorded)
     const withNews = new Set<string>(result.rows[0].endpoints_with_news)
@@ -330,7 +334,7 @@ const successes = new Coalescer<Success, { recorded: boolean; endpointNews: bool
 
 /**
  * A success ends an outage and closes a half-open circuit. Written only when
- * something changes (or once a second), so a busy endpoint's deliveries do
+ * something changes (or `health.lastSuccessEveryMs` passed), so a busy endpoint's deliveries do
  * not queue up behind one row lock.
  */
 async function noteSuccess(trx: TransactionClientContract, endpointId: string, now: Date) {
@@ -348,7 +352,7 @@ async function noteSuccess(trx: TransactionClientContract, endpointId: string, n
               FOR NO KEY UPDATE) old
       WHERE e.id = old.id
       RETURNING e.*, old.was_warned, old.was_status`,
-    [now, now, endpointId, new Date(now.getTime() - 1000)]
+    [now, now, endpointId, new Date(now.getTime() - webhooksConfig.health.lastSuccessEveryMs)]
   )
   const endpoint = result.rows[0]
   if (endpoint?.was_warned)

@@ -336,6 +336,42 @@ test.group('Webhooks / delivery', () => {
     )
   })
 
+  test('a healthy endpoint’s last success is written every 10 s at most; an outage ends at once', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const { publisher, key, receiver, endpoint } = await world(client, cleanup, {
+      events: ['lead.received'],
+    })
+    const health = async () => {
+      const row = await WebhookEndpoint.findOrFail(endpoint.id)
+      return { lastSuccessAt: row.lastSuccessAt?.toMillis(), failingSince: row.failingSince }
+    }
+    await submitLead(client, key, publisher.slug)
+    await eventually(async () => (await health()).lastSuccessAt, 'the first success written')
+    const first = (await health()).lastSuccessAt!
+
+    // Seconds later, a second success: nothing new to learn, so no write.
+    await sleep(1500)
+    await submitLead(client, key, publisher.slug)
+    await eventually(() => receiver.answered.length === 2, 'the second delivery')
+    await sleep(300)
+    assert.equal((await health()).lastSuccessAt, first)
+
+    // An outage, ended by the next success: written at once.
+    await db
+      .from('webhook_endpoints')
+      .where('id', endpoint.id)
+      .update({ failing_since: new Date(), consecutive_failures: 3 })
+    await submitLead(client, key, publisher.slug)
+    const ended = await eventually(async () => {
+      const now = await health()
+      return now.failingSince === null && now
+    }, 'the outage to end')
+    assert.isAbove(ended.lastSuccessAt!, first)
+  })
+
   test('a failing delivery is retried on the schedule, every attempt in the log', async ({
     client,
     assert,
