@@ -1,7 +1,7 @@
 import Publisher from '#models/publisher'
 
 const TTL_MS = 2000
-const cache = new Map<string, { publisher: Publisher | null; expires: number }>()
+const cache = new Map<string, { publisher: Promise<Publisher | null>; expires: number }>()
 
 // The cache lives where intake reads it; a publisher saved in this process applies to its next lead.
 Publisher.after('save', (publisher) => {
@@ -17,7 +17,11 @@ Publisher.after('save', (publisher) => {
 export async function publisherBySlug(slug: string) {
   const hit = cache.get(slug)
   if (hit && hit.expires > Date.now()) return hit.publisher
-  const publisher = await Publisher.query().where('slug', slug).preload('label').first()
-  cache.set(slug, { publisher, expires: Date.now() + TTL_MS })
+  // One read per slug at a time: the requests arriving while it runs wait for it (at 300
+  // leads/s every request in flight when the entry lapsed read the publisher again).
+  const publisher = Publisher.query().where('slug', slug).preload('label').first()
+  const entry = { publisher, expires: Date.now() + TTL_MS }
+  cache.set(slug, entry)
+  publisher.catch(() => cache.get(slug) === entry && cache.delete(slug))
   return publisher
 }
