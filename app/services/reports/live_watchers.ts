@@ -34,8 +34,8 @@ export async function markWatched(publisherIds: string[]) {
 /**
  * Those of these publishers someone may be watching; all of them when that
  * cannot be known (Redis away), so a dashboard never misses figures for it.
- * Computing figures nobody hears was a third of Postgres's work for the
- * dashboards at 300 leads/s (BENCHMARKS.md, Routing, 2026-11-28).
+ * Without it every publisher receiving leads was computed up to once a
+ * second in every process that recorded them, watched or not.
  */
 export async function watchedAmong(publisherIds: string[]) {
   if (Date.now() - readAt >= REFRESH_MS) await refresh()
