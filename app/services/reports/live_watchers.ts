@@ -8,7 +8,7 @@ import logger from '@adonisjs/core/services/logger'
  * (live_access.ts, every 5 s) while the page stays; a process that dies leaves
  * marks that lapse on their own.
  */
-const KEY = 'live:watched'
+export const WATCHED_PUBLISHERS_KEY = 'live:watched'
 const MARK_MS = 30_000
 /** How stale this process's view of the other processes' marks may be. */
 const REFRESH_MS = 1000
@@ -24,8 +24,14 @@ export async function markWatched(publisherIds: string[]) {
   for (const publisherId of publisherIds) known?.add(publisherId)
   const now = Date.now()
   try {
-    await redis.zadd(KEY, ...publisherIds.flatMap((publisherId) => [now + MARK_MS, publisherId]))
-    await redis.zremrangebyscore(KEY, '-inf', now)
+    // Issued together: auto-pipelining sends both in one write.
+    await Promise.all([
+      redis.zadd(
+        WATCHED_PUBLISHERS_KEY,
+        ...publisherIds.flatMap((publisherId) => [now + MARK_MS, publisherId])
+      ),
+      redis.zremrangebyscore(WATCHED_PUBLISHERS_KEY, '-inf', now),
+    ])
   } catch (error) {
     logger.debug({ err: error }, 'live feed: could not mark the watched publishers')
   }
@@ -47,7 +53,7 @@ function refresh() {
   reading ??= (async () => {
     const now = Date.now()
     try {
-      known = new Set(await redis.zrangebyscore(KEY, now, '+inf'))
+      known = new Set(await redis.zrangebyscore(WATCHED_PUBLISHERS_KEY, now, '+inf'))
     } catch (error) {
       known = null
       logger.debug({ err: error }, 'live feed: watched publishers unknown; computing for all')

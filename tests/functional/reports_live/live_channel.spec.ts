@@ -9,7 +9,7 @@ import User from '#models/user'
 import type { Permission } from '#auth/principal'
 import { announceLeads, liveChannel } from '#services/reports/live_feed'
 import { recheckLiveAccess } from '#services/reports/live_access'
-import { watchedAmong } from '#services/reports/live_watchers'
+import { WATCHED_PUBLISHERS_KEY, watchedAmong } from '#services/reports/live_watchers'
 import { leadBody, livePublisher, unique } from '#tests/support/fixtures'
 import { PortalAgent } from '#tests/support/portal_agent'
 
@@ -342,7 +342,7 @@ test.group('Reports / live figures only for dashboards someone has open', () => 
     assert.equal(await agent.subscribe(mineChannel), 204)
     // Another process's page of `elsewhere`, and a dead process's lapsed mark of `theirs`.
     await redis.zadd(
-      'live:watched',
+      WATCHED_PUBLISHERS_KEY,
       Date.now() + 30_000,
       elsewhere.publisher.id,
       Date.now() - 1,
@@ -356,7 +356,7 @@ test.group('Reports / live figures only for dashboards someone has open', () => 
     assert.sameMembers(channels, [mineChannel, liveChannel(elsewhere.publisher.id)])
     assert.equal((await agent.heard(mineChannel)).length, 1)
     // The page's own mark lives in Redis for the other processes, and lapses if nobody renews it.
-    const until = Number(await redis.zscore('live:watched', mine.publisher.id))
+    const until = Number(await redis.zscore(WATCHED_PUBLISHERS_KEY, mine.publisher.id))
     assert.closeTo(until - Date.now(), 30_000, 2_000)
   })
 
@@ -366,10 +366,23 @@ test.group('Reports / live figures only for dashboards someone has open', () => 
   }) => {
     const { mine, theirs, agent } = await twoPublishers(cleanup)
     assert.equal(await agent.subscribe(liveChannel(mine.publisher.id)), 204)
-    await redis.zadd('live:watched', 1, mine.publisher.id)
-    await recheckLiveAccess()
-    const renewed = Number(await redis.zscore('live:watched', mine.publisher.id))
+    // A page of the other publisher, whose session is then revoked: the check ends it.
+    const ended = await publisherAgent(theirs.publisher.id)
+    cleanup(() => ended.close())
+    await ended.openStream()
+    assert.equal(await ended.subscribe(liveChannel(theirs.publisher.id)), 204)
+    await db
+      .from('user_sessions')
+      .where('user_id', ended.user!.id)
+      .update({ revoked_at: new Date() })
+    // Both marks as a page left 30 s ago would have them.
+    const lapsed = Date.now() - 1
+    await redis.zadd(WATCHED_PUBLISHERS_KEY, lapsed, mine.publisher.id, lapsed, theirs.publisher.id)
+
+    assert.equal(await recheckLiveAccess(), 1)
+    const renewed = Number(await redis.zscore(WATCHED_PUBLISHERS_KEY, mine.publisher.id))
     assert.isAbove(renewed, Date.now() + 25_000)
-    assert.isNull(await redis.zscore('live:watched', theirs.publisher.id))
+    // The ended page's mark is not renewed (and a renewal clears lapsed marks).
+    assert.isNull(await redis.zscore(WATCHED_PUBLISHERS_KEY, theirs.publisher.id))
   })
 })
