@@ -1,4 +1,5 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { execFileSync, type ChildProcess } from 'node:child_process'
+import { spawnBenchChild } from '#bench/bench_child'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
@@ -64,8 +65,7 @@ export async function startBenchServer(options: BenchServerOptions): Promise<Ben
   const entry = options.build
     ? ['bin/server.js']
     : ['--import', '@poppinss/ts-exec', 'bin/server.ts']
-  const server = spawn(
-    process.execPath,
+  const server = spawnBenchChild(
     [...startFlags(options.appRoot), ...(options.nodeFlags ?? []), ...entry],
     {
       cwd: root,

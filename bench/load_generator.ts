@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawnBenchChild } from '#bench/bench_child'
 
 /**
  * Runs a load generator (`bench/*_load.mjs`) as its own process, so it does
@@ -7,12 +7,12 @@ import { spawn } from 'node:child_process'
  */
 export function runLoadGenerator(appRoot: URL, script: string, plan: Record<string, unknown>) {
   return new Promise<any[]>((resolve, reject) => {
-    const child = spawn(process.execPath, [script, JSON.stringify(plan)], {
+    const child = spawnBenchChild([script, JSON.stringify(plan)], {
       cwd: appRoot,
       stdio: ['ignore', 'pipe', 'inherit'],
     })
     let out = ''
-    child.stdout.on('data', (chunk) => (out += chunk))
+    child.stdout!.on('data', (chunk) => (out += chunk))
     child.on('error', reject)
     child.on('exit', (code) =>
       code === 0

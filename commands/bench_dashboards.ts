@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess } from 'node:child_process'
+import { spawnBenchChild } from '#bench/bench_child'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
@@ -119,14 +120,10 @@ export default class BenchDashboards extends BaseCommand {
 
   /** A load process; `next()` is its next IPC message, `send()` its go (or report) signal. */
   private spawnLoad(children: ChildProcess[], mode: string, plan: Record<string, unknown>) {
-    const child = spawn(
-      process.execPath,
-      ['bench/dashboards_load.mjs', mode, JSON.stringify(plan)],
-      {
-        cwd: this.app.appRoot,
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      }
-    )
+    const child = spawnBenchChild(['bench/dashboards_load.mjs', mode, JSON.stringify(plan)], {
+      cwd: this.app.appRoot,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
     children.push(child)
     const inbox: unknown[] = []
     const waiting: { resolve: (message: unknown) => void; reject: (error: Error) => void }[] = []

@@ -1,4 +1,5 @@
-import { spawn, execFileSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
+import { spawnBenchChild } from '#bench/bench_child'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
@@ -260,8 +261,7 @@ export default class BenchIntake extends BaseCommand {
   async routeToBuyers() {
     this.logger.info(`timing acceptance → match.found (bench:routing, ${this.rate} leads/s)`)
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
+      const child = spawnBenchChild(
         ['ace.js', 'bench:routing', `--rate=${this.rate}`, `--duration=${this.duration}`],
         { cwd: this.app.appRoot, stdio: 'inherit' }
       )

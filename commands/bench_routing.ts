@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess } from 'node:child_process'
+import { spawnBenchChild } from '#bench/bench_child'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -159,7 +160,7 @@ export default class BenchRouting extends BaseCommand {
 
   /** Where the buyers' endpoints point: a process of its own, so its event loop is not the intake's. */
   private startReceiver(): Promise<{ process: ChildProcess; port: number }> {
-    const child = spawn(process.execPath, [this.app.makePath('bench/webhook_receiver.mjs')], {
+    const child = spawnBenchChild([this.app.makePath('bench/webhook_receiver.mjs')], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     this.receiver = child
@@ -193,8 +194,7 @@ export default class BenchRouting extends BaseCommand {
   }
 
   private spawnWorker(): Promise<ChildProcess> {
-    const child = spawn(
-      process.execPath,
+    const child = spawnBenchChild(
       [
         ...(this.profile
           ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/profile')}`]

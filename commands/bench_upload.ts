@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { type ChildProcess } from 'node:child_process'
+import { spawnBenchChild } from '#bench/bench_child'
 import { openAsBlob } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -241,7 +242,7 @@ export default class BenchUpload extends BaseCommand {
   /** `node ace queue:work` as deployed: from the server's folder (its build, or the sources). */
   startWorker(cwd: string, changed: Record<string, string>, nodeFlags: string[]): ChildProcess {
     const loader = this.build ? [] : ['--import', '@poppinss/ts-exec']
-    const worker = spawn(process.execPath, [...nodeFlags, ...loader, 'ace.js', 'queue:work'], {
+    const worker = spawnBenchChild([...nodeFlags, ...loader, 'ace.js', 'queue:work'], {
       cwd,
       env: { ...process.env, APP_KEY: env.get('APP_KEY').release(), ...changed },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,4 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess } from 'node:child_process'
+import { spawnBenchChild } from '#bench/bench_child'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { randomUUID } from 'node:crypto'
@@ -71,7 +72,7 @@ export default class BenchWebhooks extends BaseCommand {
   }
 
   private startReceiver(): Promise<number> {
-    this.receiver = spawn(process.execPath, [this.app.makePath('bench/webhook_receiver.mjs')], {
+    this.receiver = spawnBenchChild([this.app.makePath('bench/webhook_receiver.mjs')], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     return new Promise((resolve) =>
@@ -143,8 +144,7 @@ export default class BenchWebhooks extends BaseCommand {
     const profile = this.profile
       ? ['--cpu-prof', `--cpu-prof-dir=${this.app.makePath('tmp/bench')}`]
       : []
-    return spawn(
-      process.execPath,
+    return spawnBenchChild(
       [...profile, 'ace', 'queue:work', '--concurrency', String(this.concurrency)],
       {
         cwd: this.app.appRoot,
