@@ -14,7 +14,14 @@ export function cpuSnapshot(groups: CpuGroups): Record<string, number> {
   const totals: Record<string, number> = Object.fromEntries(
     Object.keys(groups).map((name) => [name, 0])
   )
-  if (os.platform() !== 'linux') return totals
+  for (const { group, ms } of cpuByProcess(groups).values()) totals[group] += ms
+  return totals
+}
+
+/** CPU ms so far of each process in one of the groups, by pid. */
+export function cpuByProcess(groups: CpuGroups) {
+  const processes = new Map<number, { group: string; ms: number }>()
+  if (os.platform() !== 'linux') return processes
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
@@ -23,12 +30,16 @@ export function cpuSnapshot(groups: CpuGroups): Record<string, number> {
       const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ')
       const group = Object.keys(groups).find((name) => groups[name](Number(entry), command))
       // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name.
-      if (group) totals[group] += (Number(fields[11]) + Number(fields[12])) * TICK_MS
+      if (group)
+        processes.set(Number(entry), {
+          group,
+          ms: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+        })
     } catch {
       // The process ended while we read it.
     }
   }
-  return totals
+  return processes
 }
 
 /** CPU ms each group used between two snapshots. */
@@ -48,12 +59,17 @@ export function benchCpuGroups(ourPid: number, name = 'server'): CpuGroups {
   const database = new URL(process.env.DATABASE_URL ?? 'postgres://localhost/').pathname.slice(1)
   return {
     [name]: (pid) => pid === ourPid || parentOf(pid) === ourPid,
-    postgres: (_pid, command) => {
-      if (!command.startsWith('postgres')) return false
-      const backend = BACKEND_TITLE.exec(command)
-      return !backend || !database || backend[1] === database
-    },
+    postgres: postgresServing(database),
     redis: (_pid, command) => command.startsWith('redis-server'),
+  }
+}
+
+/** Postgres' shared processes and the backends of one database (every backend when it is ''). */
+export function postgresServing(database: string) {
+  return (_pid: number, command: string) => {
+    if (!command.startsWith('postgres')) return false
+    const backend = BACKEND_TITLE.exec(command)
+    return !backend || !database || backend[1] === database
   }
 }
 

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { spawnBenchChild } from '#bench/bench_child'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -15,6 +14,7 @@ import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { runLoadGenerator } from '#bench/load_generator'
 import { type CpuGroups, benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { refusesDatabase } from '#bench/bench_database'
+import { runRawSqlLimit } from '#bench/raw_sql_limit'
 import { startRollupFolder } from '#services/reports/rollup_folder'
 
 const RULES = {
@@ -154,7 +154,7 @@ export default class BenchIntake extends BaseCommand {
       await stopBenchServer(server)
       await stopFolder()
       this.logger.info('running the raw-SQL limit (pgbench, 15 s)')
-      const limit = this.pgbenchLimit()
+      const limit = await runRawSqlLimit(this.app.appRoot, 'limit')
       const routing = this.routing && !this.only ? await this.routeToBuyers() : null
       await this.report(fixed, full, limit, routing)
     } finally {
@@ -210,49 +210,6 @@ export default class BenchIntake extends BaseCommand {
     return runLoadGenerator(this.app.appRoot, 'bench/intake_load.mjs', plan)
   }
 
-  pgbenchLimit() {
-    const folder = this.app.makePath('bench/limit')
-    const admin = new URL(services.adminDatabaseUrl.href)
-    const connection = [
-      '-h',
-      admin.hostname,
-      '-p',
-      admin.port || '5432',
-      '-U',
-      decodeURIComponent(admin.username),
-    ]
-    execFileSync('dropdb', [...connection, '--if-exists', 'benchlimit'])
-    execFileSync('createdb', [...connection, 'benchlimit'])
-    execFileSync('psql', [
-      ...connection,
-      '-q',
-      '-d',
-      'benchlimit',
-      '-f',
-      `${folder}/limit-schema.sql`,
-    ])
-    // Note: pgbench's -d is --debug; the database is the positional argument.
-    const output = execFileSync(
-      'pgbench',
-      [
-        ...connection,
-        '-n',
-        '-f',
-        `${folder}/limit.sql`,
-        '-c',
-        '16',
-        '-j',
-        '2',
-        '-T',
-        '15',
-        'benchlimit',
-      ],
-      { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 }
-    )
-    const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1])
-    return Number.isFinite(tps) ? tps : null
-  }
-
   /**
    * Acceptance → match.found, measured by bench:routing in a process of its
    * own (it recreates this database with buyers, rules and a receiver);
@@ -279,10 +236,11 @@ export default class BenchIntake extends BaseCommand {
   async report(
     fixed: any,
     full: any,
-    limit: number | null,
+    limitRun: Awaited<ReturnType<typeof runRawSqlLimit>>,
     routing: Awaited<ReturnType<BenchIntake['routeToBuyers']>>
   ) {
     const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`
+    const limit = limitRun?.tps ?? null
     const ratio = limit && full ? full.accepted_per_s / limit : null
     const summary = {
       date: new Date().toISOString(),
@@ -291,6 +249,10 @@ export default class BenchIntake extends BaseCommand {
       fixed_rate: fixed,
       full_speed: full,
       limit_tps: limit,
+      limit_cpu_ms_per_transaction: limitRun && {
+        postgres: Number(limitRun.cpuMsPerRun.postgres.toFixed(3)),
+        pgbench: Number(limitRun.cpuMsPerRun.pgbench.toFixed(3)),
+      },
       ratio_accepted_to_limit: ratio,
       ratio_answered_to_limit: limit && full ? full.answered_per_s / limit : null,
       acceptance_to_match_found: routing,
@@ -311,7 +273,7 @@ export default class BenchIntake extends BaseCommand {
     if (full) table.row(tableRow('full speed', full))
     table.render()
     this.logger.info(
-      `raw-SQL limit (pgbench): ${limit?.toFixed(0) ?? 'n/a'} tx/s; app/limit = ${ratio?.toFixed(2) ?? 'n/a'} (accepted), ${summary.ratio_answered_to_limit?.toFixed(2) ?? 'n/a'} (all answers)`
+      `raw-SQL limit (pgbench): ${limit?.toFixed(0) ?? 'n/a'} tx/s (CPU ms per transaction: postgres ${limitRun?.cpuMsPerRun.postgres.toFixed(2) ?? 'n/a'}, pgbench ${limitRun?.cpuMsPerRun.pgbench.toFixed(2) ?? 'n/a'}); app/limit = ${ratio?.toFixed(2) ?? 'n/a'} (accepted), ${summary.ratio_answered_to_limit?.toFixed(2) ?? 'n/a'} (all answers)`
     )
     if (routing?.received) {
       this.logger.info(

@@ -34,6 +34,7 @@ import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { benchLeadBody } from '#bench/bench_lead'
 import webhooksConfig from '#config/webhooks'
 import { refusesDatabase } from '#bench/bench_database'
+import { runRawSqlLimit } from '#bench/raw_sql_limit'
 
 const LOOPBACK = '127.0.0.1/32'
 
@@ -82,6 +83,14 @@ export default class BenchRouting extends BaseCommand {
   @flags.boolean({ description: 'Write a CPU profile of the routing worker to tmp/profile' })
   declare profile: boolean
 
+  @flags.boolean({
+    description:
+      "Then run the raw-SQL floor of a lead's whole path (bench/limit/path.sql, 15 s) and set the CPU per lead against it",
+    default: true,
+    showNegatedVariantInHelp: true,
+  })
+  declare floor: boolean
+
   @flags.boolean({ description: 'Internal: run as the routing worker process' })
   declare worker: boolean
 
@@ -108,6 +117,7 @@ export default class BenchRouting extends BaseCommand {
       await this.subscribeBuyers(receiver.port)
     }
     const worker = await this.spawnWorker()
+    let summary: Awaited<ReturnType<BenchRouting['report']>> | null = null
     const events = new QueueEvents(routingConfig.queue, {
       connection: redisConnection,
       prefix: routingConfig.prefix,
@@ -127,13 +137,45 @@ export default class BenchRouting extends BaseCommand {
       const measured = await this.load(publishers, events, this.rate, this.duration)
       const cpu = cpuSpent(before, cpuSnapshot(cpuGroups))
       const fromDatabase = await routingLatencySince(since)
-      await this.report(measured, fromDatabase, cpu)
+      summary = await this.report(measured, fromDatabase, cpu)
     } finally {
       worker.kill('SIGTERM')
       receiver?.process.kill('SIGTERM')
       await events.close()
       await closeRoutingQueues()
     }
+    if (summary && this.floor) {
+      // Nothing of the run may still be busy when the floor is measured.
+      if (worker.exitCode === null) await new Promise((resolve) => worker.once('exit', resolve))
+      await this.compareWithFloor(summary)
+    }
+  }
+
+  /**
+   * The same machine running only the SQL of a lead's whole path, one lead per
+   * transaction, with pgbench as the client (bench/limit/README.md): what the
+   * CPU per lead above compares with. Run once the worker and receiver are gone.
+   */
+  private async compareWithFloor(summary: Awaited<ReturnType<BenchRouting['report']>>) {
+    const perLead = Object.values(summary.cpu_ms_per_lead).reduce((sum, ms) => sum + ms, 0)
+    this.logger.info("running the raw-SQL floor of a lead's whole path (pgbench, 15 s)")
+    const floor = await runRawSqlLimit(this.app.appRoot, 'path')
+    const floorMs = floor ? floor.cpuMsPerRun.pgbench + floor.cpuMsPerRun.postgres : null
+    this.logger.info(
+      `raw-SQL floor: ${floor?.tps.toFixed(0) ?? 'n/a'} leads/s, CPU ms per lead: postgres ${floor?.cpuMsPerRun.postgres.toFixed(2) ?? 'n/a'}, pgbench ${floor?.cpuMsPerRun.pgbench.toFixed(2) ?? 'n/a'}; the app: ${perLead.toFixed(2)} ms per lead in all (postgres ${summary.cpu_ms_per_lead.postgres?.toFixed(2) ?? 'n/a'}), ${floorMs ? (perLead / floorMs).toFixed(2) : 'n/a'} × the floor`
+    )
+    const figures = {
+      ...summary,
+      cpu_ms_per_lead_in_all: Number(perLead.toFixed(3)),
+      raw_sql_floor: floor && {
+        leads_per_s: Number(floor.tps.toFixed(0)),
+        cpu_ms_per_lead: {
+          postgres: Number(floor.cpuMsPerRun.postgres.toFixed(3)),
+          pgbench: Number(floor.cpuMsPerRun.pgbench.toFixed(3)),
+        },
+      },
+    }
+    await writeFile(this.app.makePath('tmp/bench/routing.json'), JSON.stringify(figures, null, 2))
   }
 
   private async runWorker() {
@@ -388,6 +430,7 @@ export default class BenchRouting extends BaseCommand {
     await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
     await writeFile(this.app.makePath('tmp/bench/routing.json'), JSON.stringify(summary, null, 2))
     this.logger.info('figures written to tmp/bench/routing.json')
+    return summary
   }
 }
 
