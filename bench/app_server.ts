@@ -1,7 +1,7 @@
 import { execFileSync, type ChildProcess } from 'node:child_process'
-import { spawnBenchChild } from '#bench/bench_child'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { spawnBenchChild } from '#bench/bench_child'
 
 /**
  * The application server as the benchmarks run it: in its own process, in

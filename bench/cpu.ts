@@ -64,17 +64,19 @@ export function benchCpuGroups(ourPid: number, name = 'server'): CpuGroups {
   }
 }
 
-/** Postgres' shared processes and the backends of one database (every backend when it is ''). */
+/** Postgres' shared processes and the backends and autovacuum workers of one database (all of them when it is ''). */
 export function postgresServing(database: string) {
   return (_pid: number, command: string) => {
     if (!command.startsWith('postgres')) return false
-    const backend = BACKEND_TITLE.exec(command)
+    const backend = BACKEND_TITLE.exec(command) ?? AUTOVACUUM_TITLE.exec(command)
     return !backend || !database || backend[1] === database
   }
 }
 
 /** `postgres: 15/main: <user> <database> <host>(<port>) <state>`, a client backend's process title. */
 const BACKEND_TITLE = /^postgres: [^:]+: \S+ (\S+) \S+\(\d+\)/
+/** `postgres: 15/main: autovacuum worker <database>`: vacuuming one database, not every one. */
+const AUTOVACUUM_TITLE = /^postgres: [^:]+: autovacuum worker (\S+)/
 
 function parentOf(pid: number) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')

@@ -1,5 +1,4 @@
 import { type ChildProcess } from 'node:child_process'
-import { spawnBenchChild } from '#bench/bench_child'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
@@ -15,6 +14,7 @@ import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { summarise } from '#bench/routing_table'
 import { refusesDatabase } from '#bench/bench_database'
+import { spawnBenchChild } from '#bench/bench_child'
 import { startRollupFolder } from '#services/reports/rollup_folder'
 
 const PASSWORD = 'bench-dashboards-password'

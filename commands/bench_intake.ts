@@ -1,4 +1,3 @@
-import { spawnBenchChild } from '#bench/bench_child'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
@@ -15,6 +14,7 @@ import { runLoadGenerator } from '#bench/load_generator'
 import { type CpuGroups, benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { refusesDatabase } from '#bench/bench_database'
 import { runRawSqlLimit } from '#bench/raw_sql_limit'
+import { spawnBenchChild } from '#bench/bench_child'
 import { startRollupFolder } from '#services/reports/rollup_folder'
 
 const RULES = {

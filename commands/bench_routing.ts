@@ -1,5 +1,4 @@
 import { type ChildProcess } from 'node:child_process'
-import { spawnBenchChild } from '#bench/bench_child'
 import { mkdir, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
@@ -35,6 +34,7 @@ import { benchLeadBody } from '#bench/bench_lead'
 import webhooksConfig from '#config/webhooks'
 import { refusesDatabase } from '#bench/bench_database'
 import { runRawSqlLimit } from '#bench/raw_sql_limit'
+import { spawnBenchChild } from '#bench/bench_child'
 
 const LOOPBACK = '127.0.0.1/32'
 

@@ -1,5 +1,4 @@
 import { type ChildProcess } from 'node:child_process'
-import { spawnBenchChild } from '#bench/bench_child'
 import { openAsBlob } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -17,6 +16,7 @@ import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { writeBenchCsv } from '#bench/upload_file'
 import { refusesDatabase } from '#bench/bench_database'
+import { spawnBenchChild } from '#bench/bench_child'
 
 const RULES = {
   required_fields: ['contact.email', 'contact.phone'],

@@ -1,11 +1,11 @@
 import { type ChildProcess } from 'node:child_process'
-import { spawnBenchChild } from '#bench/bench_child'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import { randomUUID } from 'node:crypto'
 import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { refusesDatabase } from '#bench/bench_database'
+import { spawnBenchChild } from '#bench/bench_child'
 
 type Arrival = [eventId: string, at: number, signed: number, leadId: string | null]
 
