@@ -39,9 +39,12 @@ async function titled(page: Page, title: string) {
     .waitFor({ state: 'visible', timeout: 90_000 })
 }
 
-/** A PrimeVue Select: open it, pick the option of that name. */
+/**
+ * A PrimeVue Select: open it, pick the option of that name. The first one of a page may wait
+ * for its scripts on a busy machine (a whole-suite run once spent 30 s there).
+ */
 async function choose(page: Page, selector: string, option: string) {
-  await page.locator(selector).click()
+  await page.locator(selector).click({ timeout: 90_000 })
   await page.getByRole('option', { name: option, exact: true }).click()
 }
 
