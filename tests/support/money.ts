@@ -63,7 +63,7 @@ export function ledgerOf(leadId: string) {
 /**
  * Whether an amount appears in an answer (JSON or CSV) as a value of its own: `1800` in
  * `"payout_cents":1800` or `,1800,`, but not inside an id or a digest, where those four
- * digits turn up by chance (a test that looked for the bare digits failed once in ~1,000 runs).
+ * digits turn up by chance (a dispute test that looked for the bare digits failed so).
  */
 export function showsAmount(text: string, cents: number) {
   return new RegExp(`(?<![\\w.-])${cents}(?![\\w.-])`).test(text)
