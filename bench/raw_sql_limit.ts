@@ -52,19 +52,23 @@ export async function runRawSqlLimit(appRoot: URL, workload: 'limit' | 'path') {
   const sampler = setInterval(sample, 200)
   // Note: pgbench's -d is --debug; the database is the positional argument.
   const output = await new Promise<string>((resolve, reject) => {
-    const pgbench = spawn('pgbench', [
-      ...connection,
-      '-n',
-      '-f',
-      script,
-      '-c',
-      '16',
-      '-j',
-      '2',
-      '-T',
-      String(SECONDS),
-      'benchlimit',
-    ])
+    const pgbench = spawn(
+      'pgbench',
+      [
+        ...connection,
+        '-n',
+        '-f',
+        script,
+        '-c',
+        '16',
+        '-j',
+        '2',
+        '-T',
+        String(SECONDS),
+        'benchlimit',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] }
+    )
     pgbenchPid = pgbench.pid
     let out = ''
     pgbench.stdout.on('data', (chunk) => (out += chunk))

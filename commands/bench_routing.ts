@@ -144,11 +144,16 @@ export default class BenchRouting extends BaseCommand {
       await events.close()
       await closeRoutingQueues()
     }
-    if (summary && this.floor) {
+    if (!summary) return
+    let figures: Record<string, unknown> = summary
+    if (this.floor) {
       // Nothing of the run may still be busy when the floor is measured.
       if (worker.exitCode === null) await new Promise((resolve) => worker.once('exit', resolve))
-      await this.compareWithFloor(summary)
+      figures = { ...summary, ...(await this.compareWithFloor(summary)) }
     }
+    await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
+    await writeFile(this.app.makePath('tmp/bench/routing.json'), JSON.stringify(figures, null, 2))
+    this.logger.info('figures written to tmp/bench/routing.json')
   }
 
   /**
@@ -164,8 +169,7 @@ export default class BenchRouting extends BaseCommand {
     this.logger.info(
       `raw-SQL floor: ${floor?.tps.toFixed(0) ?? 'n/a'} leads/s, CPU ms per lead: postgres ${floor?.cpuMsPerRun.postgres.toFixed(2) ?? 'n/a'}, pgbench ${floor?.cpuMsPerRun.pgbench.toFixed(2) ?? 'n/a'}; the app: ${perLead.toFixed(2)} ms per lead in all (postgres ${summary.cpu_ms_per_lead.postgres?.toFixed(2) ?? 'n/a'}), ${floorMs ? (perLead / floorMs).toFixed(2) : 'n/a'} × the floor`
     )
-    const figures = {
-      ...summary,
+    return {
       cpu_ms_per_lead_in_all: Number(perLead.toFixed(3)),
       raw_sql_floor: floor && {
         leads_per_s: Number(floor.tps.toFixed(0)),
@@ -175,7 +179,6 @@ export default class BenchRouting extends BaseCommand {
         },
       },
     }
-    await writeFile(this.app.makePath('tmp/bench/routing.json'), JSON.stringify(figures, null, 2))
   }
 
   private async runWorker() {
@@ -427,9 +430,6 @@ export default class BenchRouting extends BaseCommand {
     this.logger.info(
       `outcomes ${JSON.stringify(measured.outcomes)}; not routed ${measured.not_routed}, not delivered ${measured.not_delivered}; goal: p99 < 500 ms at 300 leads/s`
     )
-    await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
-    await writeFile(this.app.makePath('tmp/bench/routing.json'), JSON.stringify(summary, null, 2))
-    this.logger.info('figures written to tmp/bench/routing.json')
     return summary
   }
 }
