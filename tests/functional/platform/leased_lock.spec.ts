@@ -18,12 +18,14 @@ test.group('Leased locks', () => {
     const [ran, value] = await runUnderLease(
       name,
       async () => {
-        // Three leases in: without renewal another process could take it by now.
-        await sleep(900)
+        // Over two leases in: without renewal another process could take it by now. The lease is
+        // long enough that the suite's own event-loop stalls (a second on a busy CI machine) do
+        // not skip two renewals in a row; a 300 ms lease lapsed there once.
+        await sleep(3500)
         heldMidway = !(await locks.createLock(name, 1000).acquireImmediately())
         return 'paid'
       },
-      300
+      1500
     )
     assert.isTrue(ran)
     assert.equal(value, 'paid')
