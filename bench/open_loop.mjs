@@ -18,10 +18,27 @@ export function percentiles(latencies) {
  * is the status counted as throughput. `options.onAnswer(request, status, text)`,
  * when given, also receives each answer's body.
  */
+/**
+ * The seconds of the run with the slowest answers (by when each request was due): whether a p99
+ * comes from a few stalls (a checkpoint, a pause) or from queueing spread over the whole run.
+ */
+export function slowestSeconds(timed, count = 5) {
+  const seconds = new Map()
+  for (const [second, ms] of timed) {
+    const bucket = seconds.get(second) ?? { second, answers: 0, max_ms: 0, over_50ms: 0 }
+    bucket.answers++
+    bucket.max_ms = Math.max(bucket.max_ms, Math.round(ms))
+    if (ms > 50) bucket.over_50ms++
+    seconds.set(second, bucket)
+  }
+  return [...seconds.values()].sort((a, b) => b.max_ms - a.max_ms).slice(0, count)
+}
+
 export function openLoop(baseUrl, options, next, success) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections })
   const total = Math.round(options.rate * options.duration)
   const latencies = []
+  const timed = []
   const statuses = {}
   let errors = 0
   let settled = 0
@@ -41,6 +58,7 @@ export function openLoop(baseUrl, options, next, success) {
         accepted_per_s: (statuses[String(success)] ?? 0) / seconds,
         answered_per_s: latencies.length / seconds,
         ...percentiles(latencies),
+        slowest_seconds: slowestSeconds(timed),
         errors,
         timeouts: 0,
       })
@@ -60,7 +78,9 @@ export function openLoop(baseUrl, options, next, success) {
         response.on('end', () => {
           options.onAnswer?.(requested, response.statusCode, Buffer.concat(chunks).toString('utf8'))
           statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1
-          latencies.push(performance.now() - dueAt)
+          const ms = performance.now() - dueAt
+          latencies.push(ms)
+          timed.push([Math.floor((dueAt - start) / 1000), ms])
           if (++settled === total) finish()
         })
       })

@@ -14,8 +14,11 @@ const SECONDS = 15
  * the application's client side) and of Postgres serving it. Backends end
  * with pgbench, so their CPU is read while it runs, every 200 ms: the last
  * reading of each counts (a backend's final 200 ms are missed, under 2 %).
+ * `rate` throttles pgbench to that many runs a second (its `-R`): CPU per
+ * run read at full speed is not comparable with an app's read at a fixed
+ * rate, where every lead pays its own wake-ups and commits.
  */
-export async function runRawSqlLimit(appRoot: URL, workload: 'limit' | 'path') {
+export async function runRawSqlLimit(appRoot: URL, workload: 'limit' | 'path', rate?: number) {
   const folder = new URL('bench/limit/', appRoot).pathname
   // The path is the limit's intake transaction, then the rest of the lead's way (README there).
   const parts = workload === 'limit' ? ['limit'] : ['limit', 'path']
@@ -65,6 +68,7 @@ export async function runRawSqlLimit(appRoot: URL, workload: 'limit' | 'path') {
         '2',
         '-T',
         String(SECONDS),
+        ...(rate ? ['-R', String(rate)] : []),
         'benchlimit',
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] }

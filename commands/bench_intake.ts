@@ -272,6 +272,12 @@ export default class BenchIntake extends BaseCommand {
     if (fixed) table.row(tableRow(`fixed ${fixed.target_rate}/s`, fixed))
     if (full) table.row(tableRow('full speed', full))
     table.render()
+    if (fixed?.slowest_seconds) {
+      const seconds = fixed.slowest_seconds
+        .map((s: any) => `${s.second}: max ${s.max_ms} ms, ${s.over_50ms}/${s.answers} over 50 ms`)
+        .join('; ')
+      this.logger.info(`fixed rate, slowest seconds of the run: ${seconds}`)
+    }
     this.logger.info(
       `raw-SQL limit (pgbench): ${limit?.toFixed(0) ?? 'n/a'} tx/s (CPU ms per transaction: postgres ${limitRun?.cpuMsPerRun.postgres.toFixed(2) ?? 'n/a'}, pgbench ${limitRun?.cpuMsPerRun.pgbench.toFixed(2) ?? 'n/a'}); app/limit = ${ratio?.toFixed(2) ?? 'n/a'} (accepted), ${summary.ratio_answered_to_limit?.toFixed(2) ?? 'n/a'} (all answers)`
     )

@@ -85,7 +85,7 @@ export default class BenchRouting extends BaseCommand {
 
   @flags.boolean({
     description:
-      "Then run the raw-SQL floor of a lead's whole path (bench/limit/path.sql, 15 s) and set the CPU per lead against it",
+      "Then run the raw-SQL floor of a lead's whole path (bench/limit/path.sql, 15 s at --rate and 15 s at full speed) and set the CPU per lead against it",
     default: true,
     showNegatedVariantInHelp: true,
   })
@@ -159,26 +159,32 @@ export default class BenchRouting extends BaseCommand {
   /**
    * The same machine running only the SQL of a lead's whole path, one lead per
    * transaction, with pgbench as the client (bench/limit/README.md): what the
-   * CPU per lead above compares with. Run once the worker and receiver are gone.
+   * CPU per lead above compares with, at the run's rate (each lead pays its own
+   * wake-ups and commits, as the app's do) and at full speed (the least CPU per
+   * lead that SQL reaches). Run once the worker and receiver are gone.
    */
   private async compareWithFloor(summary: Awaited<ReturnType<BenchRouting['report']>>) {
     const perLead = Object.values(summary.cpu_ms_per_lead).reduce((sum, ms) => sum + ms, 0)
-    this.logger.info("running the raw-SQL floor of a lead's whole path (pgbench, 15 s)")
-    const floor = await runRawSqlLimit(this.app.appRoot, 'path')
-    const floorMs = floor ? floor.cpuMsPerRun.pgbench + floor.cpuMsPerRun.postgres : null
-    this.logger.info(
-      `raw-SQL floor: ${floor?.tps.toFixed(0) ?? 'n/a'} leads/s, CPU ms per lead: postgres ${floor?.cpuMsPerRun.postgres.toFixed(2) ?? 'n/a'}, pgbench ${floor?.cpuMsPerRun.pgbench.toFixed(2) ?? 'n/a'}; the app: ${perLead.toFixed(2)} ms per lead in all (postgres ${summary.cpu_ms_per_lead.postgres?.toFixed(2) ?? 'n/a'}), ${floorMs ? (perLead / floorMs).toFixed(2) : 'n/a'} × the floor`
-    )
-    return {
-      cpu_ms_per_lead_in_all: Number(perLead.toFixed(3)),
-      raw_sql_floor: floor && {
+    const floors: Record<string, unknown> = {}
+    for (const [name, rate] of [
+      [`at ${this.rate} leads/s`, this.rate],
+      ['at full speed', undefined],
+    ] as const) {
+      this.logger.info(`running the raw-SQL floor of a lead's whole path ${name} (pgbench, 15 s)`)
+      const floor = await runRawSqlLimit(this.app.appRoot, 'path', rate)
+      const floorMs = floor ? floor.cpuMsPerRun.pgbench + floor.cpuMsPerRun.postgres : null
+      this.logger.info(
+        `raw-SQL floor ${name}: ${floor?.tps.toFixed(0) ?? 'n/a'} leads/s, CPU ms per lead: postgres ${floor?.cpuMsPerRun.postgres.toFixed(2) ?? 'n/a'}, pgbench ${floor?.cpuMsPerRun.pgbench.toFixed(2) ?? 'n/a'}; the app: ${perLead.toFixed(2)} ms per lead in all (postgres ${summary.cpu_ms_per_lead.postgres?.toFixed(2) ?? 'n/a'}), ${floorMs ? (perLead / floorMs).toFixed(2) : 'n/a'} × this floor`
+      )
+      floors[rate ? 'at_rate' : 'full_speed'] = floor && {
         leads_per_s: Number(floor.tps.toFixed(0)),
         cpu_ms_per_lead: {
           postgres: Number(floor.cpuMsPerRun.postgres.toFixed(3)),
           pgbench: Number(floor.cpuMsPerRun.pgbench.toFixed(3)),
         },
-      },
+      }
     }
+    return { cpu_ms_per_lead_in_all: Number(perLead.toFixed(3)), raw_sql_floor: floors }
   }
 
   private async runWorker() {
