@@ -12,7 +12,9 @@ if (workers > 1 && cluster.isPrimary) {
   let stopping = false
   cluster.on('exit', (_worker, code) => {
     if (!stopping && code !== 0) cluster.fork()
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0)
+    // A worker that exited may still be listed until its channel closes: count the dead, not the listed.
+    if (Object.values(cluster.workers ?? {}).every((worker) => !worker || worker.isDead()))
+      process.exit(0)
   })
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
@@ -39,7 +41,11 @@ if (workers > 1 && cluster.isPrimary) {
       app.booting(async () => {
         await import('#start/env')
       })
-      app.listen('SIGTERM', () => app.terminate())
+      // A cluster worker's channel to the primary keeps it alive once the app has let go of
+      // everything else; it is closed last, so the worker exits as a lone server does.
+      app.listen('SIGTERM', () =>
+        app.terminate().finally(() => cluster.isWorker && process.disconnect())
+      )
       app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
     })
     .httpServer()

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
@@ -6,6 +7,22 @@ import { startAppProcess } from '#tests/support/app_process'
 import TenancyService from '#services/platform/tenancy_service'
 import { closeRoutingQueues } from '#services/routing/routing_queue'
 import { queuedForRouting } from '#tests/support/routing_jobs'
+
+/** The processes `pid` started (the HTTP workers of a primary), from /proc. */
+function childrenOf(pid: number) {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number)
+}
+
+function alive(pid: number) {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return false
+  }
+}
 
 /**
  * A deploy stops the web process with SIGTERM while publishers are still
@@ -74,6 +91,34 @@ test.group('Shutdown', (group) => {
       assert.deepEqual(unqueued, [], 'accepted leads without a routing job')
     } finally {
       started.stop()
+    }
+  }).timeout(120_000)
+
+  test('with two HTTP workers (WEB_CONCURRENCY=2), SIGTERM stops the primary and both workers', async ({
+    assert,
+  }) => {
+    const started = await startAppProcess({ WEB_CONCURRENCY: '2', LOG_LEVEL: 'info' })
+    const { server, base } = started
+    const workers = childrenOf(server.pid!)
+    try {
+      assert.lengthOf(workers, 2, started.log)
+      // Both workers up, so the signal meets running apps rather than booting ones.
+      for (let ready = 0; ready < 2;) {
+        ready = (started.log.match(/started HTTP server/g) ?? []).length
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      assert.isTrue((await fetch(`${base}/v1/openapi.json`)).ok)
+      server.kill('SIGTERM')
+      const outcome = await Promise.race([
+        started.exited.then(() => 'exited'),
+        new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000)),
+      ])
+      // Each worker's channel to the primary kept it alive after its app had let go: all three stayed.
+      assert.equal(outcome, 'exited', started.log)
+      assert.deepEqual(workers.filter(alive), [])
+    } finally {
+      started.stop()
+      for (const pid of workers.filter(alive)) process.kill(pid, 'SIGKILL')
     }
   }).timeout(120_000)
 })
