@@ -44,7 +44,7 @@ if (workers > 1 && cluster.isPrimary) {
       // A cluster worker's channel to the primary keeps it alive once the app has let go of
       // everything else; it is closed last, so the worker exits as a lone server does.
       app.listen('SIGTERM', () =>
-        app.terminate().finally(() => cluster.isWorker && process.disconnect())
+        app.terminate().finally(() => cluster.isWorker && process.disconnect?.())
       )
       app.listenIf(app.managedByPm2, 'SIGINT', () => app.terminate())
     })

@@ -64,8 +64,6 @@ export default class BenchDashboards extends BaseCommand {
     this.logger.info(
       "no queue:work process: routing jobs wait in Redis (the live feed is the web server's); its report rollup folder runs in this process"
     )
-    // The dashboards read the rollups plus the log not folded yet: fold it as queue:work would.
-    const stopFolder = startRollupFolder()
     this.logger.info('building (node ace build)')
     const server = await startBenchServer({
       appRoot: this.app.appRoot,
@@ -73,6 +71,9 @@ export default class BenchDashboards extends BaseCommand {
       build: true,
       env: { APP_KEY: env.get('APP_KEY').release(), DATABASE_URL: services.databaseUrl.href },
     })
+    // The dashboards read the rollups plus the log not folded yet: fold it as queue:work would
+    // (once the server is up, so a failed build leaves nothing running).
+    const stopFolder = startRollupFolder()
     const baseUrl = `http://127.0.0.1:${port}`
     const children: ChildProcess[] = []
     try {

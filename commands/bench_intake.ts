@@ -105,10 +105,6 @@ export default class BenchIntake extends BaseCommand {
         'setting changed from npm start: report rollup triggers on lead_facts disabled, no rollup folder (--no-rollups)'
       )
     }
-    // The worker's rollup folder, here rather than in a queue:work process (no routing runs in
-    // this benchmark): its Postgres time is counted with the database's.
-    const stopFolder = this.rollups ? startRollupFolder() : async () => {}
-
     if (this.build) this.logger.info('building (node ace build)')
     const server = await startBenchServer({
       appRoot: this.app.appRoot,
@@ -123,6 +119,10 @@ export default class BenchIntake extends BaseCommand {
         WEB_CONCURRENCY: String(this.profile ? 1 : this.workers),
       },
     })
+    // The worker's rollup folder, here rather than in a queue:work process (no routing runs in
+    // this benchmark): its Postgres time is counted with the database's. Started once the server
+    // is up: a failed build must not leave it running, which would keep this process alive.
+    const stopFolder = this.rollups ? startRollupFolder() : async () => {}
     try {
       const baseUrl = `http://127.0.0.1:${port}`
       this.logger.info('warming up (5 s at full speed)')
