@@ -9,16 +9,6 @@ export function percentiles(latencies) {
 }
 
 /**
- * A fixed rate as an open model: one request every 1/rate s, whether or not
- * earlier ones were answered, each timed from the moment it was due (so a
- * stalled server shows in the latencies instead of slowing the sender).
- * autocannon's own rate sends each connection's share at the start of
- * every second, i.e. one burst per second, which measures bursts instead.
- * `next()` gives each request: `{ path, method, headers, body }`; `success`
- * is the status counted as throughput. `options.onAnswer(request, status, text)`,
- * when given, also receives each answer's body.
- */
-/**
  * The seconds of the run with the slowest answers (by when each request was due): whether a p99
  * comes from a few stalls (a checkpoint, a pause) or from queueing spread over the whole run.
  */
@@ -34,6 +24,16 @@ export function slowestSeconds(timed, count = 5) {
   return [...seconds.values()].sort((a, b) => b.max_ms - a.max_ms).slice(0, count)
 }
 
+/**
+ * A fixed rate as an open model: one request every 1/rate s, whether or not
+ * earlier ones were answered, each timed from the moment it was due (so a
+ * stalled server shows in the latencies instead of slowing the sender).
+ * autocannon's own rate sends each connection's share at the start of
+ * every second, i.e. one burst per second, which measures bursts instead.
+ * `next()` gives each request: `{ path, method, headers, body }`; `success`
+ * is the status counted as throughput. `options.onAnswer(request, status, text)`,
+ * when given, also receives each answer's body.
+ */
 export function openLoop(baseUrl, options, next, success) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections })
   const total = Math.round(options.rate * options.duration)
