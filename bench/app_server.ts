@@ -1,7 +1,7 @@
 import { execFileSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { spawnBenchChild } from '#bench/bench_child'
+import { spawnBenchChild, stillRunning } from '#bench/bench_child'
 
 /**
  * The application server as the benchmarks run it: in its own process, in
@@ -100,7 +100,7 @@ function startFlags(appRoot: URL) {
 
 /** SIGTERM, then wait (a profiled server writes its profile on the way out); its build copy goes. */
 export async function stopBenchServer(server: ChildProcess & { root?: string }) {
-  if (server.exitCode === null) {
+  if (stillRunning(server)) {
     await new Promise<void>((resolve) => {
       const force = setTimeout(() => server.kill('SIGKILL'), 30_000)
       server.once('exit', () => {

@@ -14,3 +14,11 @@ export function spawnBenchChild(args: string[], options: SpawnOptions): ChildPro
     env: { ...(options.env ?? process.env), BENCH_PARENT_PID: String(process.pid) },
   })
 }
+
+/**
+ * Until the child has ended. A child killed by a signal keeps `exitCode` null (its `signalCode`
+ * says how it ended), and waiting for an `exit` already emitted waits for ever.
+ */
+export function stillRunning(child: ChildProcess) {
+  return child.exitCode === null && child.signalCode === null
+}

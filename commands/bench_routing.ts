@@ -34,7 +34,7 @@ import { benchLeadBody } from '#bench/bench_lead'
 import webhooksConfig from '#config/webhooks'
 import { refusesDatabase } from '#bench/bench_database'
 import { runRawSqlLimit } from '#bench/raw_sql_limit'
-import { spawnBenchChild } from '#bench/bench_child'
+import { spawnBenchChild, stillRunning } from '#bench/bench_child'
 
 const LOOPBACK = '127.0.0.1/32'
 
@@ -148,7 +148,7 @@ export default class BenchRouting extends BaseCommand {
     let figures: Record<string, unknown> = summary
     if (this.floor) {
       // Nothing of the run may still be busy when the floor is measured.
-      if (worker.exitCode === null) await new Promise((resolve) => worker.once('exit', resolve))
+      if (stillRunning(worker)) await new Promise((resolve) => worker.once('exit', resolve))
       figures = { ...summary, ...(await this.compareWithFloor(summary)) }
     }
     await mkdir(this.app.makePath('tmp/bench'), { recursive: true })
