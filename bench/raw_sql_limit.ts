@@ -95,3 +95,11 @@ export async function runRawSqlLimit(appRoot: URL, workload: 'limit' | 'path', r
     cpuMsPerRun: { pgbench: spent.pgbench / runs, postgres: spent.postgres / runs },
   }
 }
+
+/** A run's CPU per script run, rounded for the figures files. */
+export function cpuFigures(run: NonNullable<Awaited<ReturnType<typeof runRawSqlLimit>>>) {
+  return {
+    postgres: Number(run.cpuMsPerRun.postgres.toFixed(3)),
+    pgbench: Number(run.cpuMsPerRun.pgbench.toFixed(3)),
+  }
+}

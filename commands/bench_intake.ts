@@ -13,7 +13,7 @@ import { startBenchServer, stopBenchServer } from '#bench/app_server'
 import { runLoadGenerator } from '#bench/load_generator'
 import { type CpuGroups, benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { refusesDatabase } from '#bench/bench_database'
-import { runRawSqlLimit } from '#bench/raw_sql_limit'
+import { cpuFigures, runRawSqlLimit } from '#bench/raw_sql_limit'
 import { spawnBenchChild } from '#bench/bench_child'
 import { startRollupFolder } from '#services/reports/rollup_folder'
 
@@ -249,10 +249,7 @@ export default class BenchIntake extends BaseCommand {
       fixed_rate: fixed,
       full_speed: full,
       limit_tps: limit,
-      limit_cpu_ms_per_transaction: limitRun && {
-        postgres: Number(limitRun.cpuMsPerRun.postgres.toFixed(3)),
-        pgbench: Number(limitRun.cpuMsPerRun.pgbench.toFixed(3)),
-      },
+      limit_cpu_ms_per_transaction: limitRun && cpuFigures(limitRun),
       ratio_accepted_to_limit: ratio,
       ratio_answered_to_limit: limit && full ? full.answered_per_s / limit : null,
       acceptance_to_match_found: routing,

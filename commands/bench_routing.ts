@@ -33,7 +33,7 @@ import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { benchLeadBody } from '#bench/bench_lead'
 import webhooksConfig from '#config/webhooks'
 import { refusesDatabase } from '#bench/bench_database'
-import { runRawSqlLimit } from '#bench/raw_sql_limit'
+import { cpuFigures, runRawSqlLimit } from '#bench/raw_sql_limit'
 import { spawnBenchChild, stillRunning } from '#bench/bench_child'
 
 const LOOPBACK = '127.0.0.1/32'
@@ -178,10 +178,7 @@ export default class BenchRouting extends BaseCommand {
       )
       floors[rate ? 'at_rate' : 'full_speed'] = floor && {
         leads_per_s: Number(floor.tps.toFixed(0)),
-        cpu_ms_per_lead: {
-          postgres: Number(floor.cpuMsPerRun.postgres.toFixed(3)),
-          pgbench: Number(floor.cpuMsPerRun.pgbench.toFixed(3)),
-        },
+        cpu_ms_per_lead: cpuFigures(floor),
       }
     }
     return { cpu_ms_per_lead_in_all: Number(perLead.toFixed(3)), raw_sql_floor: floors }

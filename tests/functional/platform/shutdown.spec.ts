@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
@@ -7,21 +6,14 @@ import { startAppProcess } from '#tests/support/app_process'
 import TenancyService from '#services/platform/tenancy_service'
 import { closeRoutingQueues } from '#services/routing/routing_queue'
 import { queuedForRouting } from '#tests/support/routing_jobs'
+import { childrenOf, running } from '#tests/support/processes'
 
-/** The processes `pid` started (the HTTP workers of a primary), from /proc. */
-function childrenOf(pid: number) {
-  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
-    .split(/\s+/)
-    .filter(Boolean)
-    .map(Number)
-}
-
-function alive(pid: number) {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
-  } catch {
-    return false
-  }
+/** 'exited' once the server has, or 'still running' after `ms`. */
+function exitWithin(exited: Promise<unknown>, ms: number) {
+  return Promise.race([
+    exited.then(() => 'exited'),
+    new Promise((resolve) => setTimeout(() => resolve('still running'), ms)),
+  ])
 }
 
 /**
@@ -60,10 +52,7 @@ test.group('Shutdown', (group) => {
       server.kill('SIGTERM')
 
       const answers = await Promise.all(burst)
-      const outcome = await Promise.race([
-        started.exited.then(() => 'exited'),
-        new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000)),
-      ])
+      const outcome = await exitWithin(started.exited, 20_000)
       assert.equal(outcome, 'exited', log())
 
       const accepted = answers
@@ -109,16 +98,13 @@ test.group('Shutdown', (group) => {
       }
       assert.isTrue((await fetch(`${base}/v1/openapi.json`)).ok)
       server.kill('SIGTERM')
-      const outcome = await Promise.race([
-        started.exited.then(() => 'exited'),
-        new Promise((resolve) => setTimeout(() => resolve('still running'), 20_000)),
-      ])
+      const outcome = await exitWithin(started.exited, 20_000)
       // Each worker's channel to the primary kept it alive after its app had let go: all three stayed.
       assert.equal(outcome, 'exited', started.log)
-      assert.deepEqual(workers.filter(alive), [])
+      assert.deepEqual(workers.filter(running), [])
     } finally {
       started.stop()
-      for (const pid of workers.filter(alive)) process.kill(pid, 'SIGKILL')
+      for (const pid of workers.filter(running)) process.kill(pid, 'SIGKILL')
     }
   }).timeout(120_000)
 })

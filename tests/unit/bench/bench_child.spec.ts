@@ -1,18 +1,9 @@
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { test } from '@japa/runner'
 import { ORPHAN_GUARD, spawnBenchChild } from '#bench/bench_child'
+import { running } from '#tests/support/processes'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Alive and not a zombie waiting for whoever adopted it to reap it. */
-function running(pid: number) {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
-  } catch {
-    return false
-  }
-}
 
 /**
  * Starts a stand-in benchmark that starts one idle child (with the flags
