@@ -60,8 +60,8 @@ type EvaluatedLead = Pending & DecidedLead
 export type Alongside = (trx: TransactionClientContract, answers: Answer[]) => Promise<void>
 type BatchOptions = { alongside: Alongside; route: boolean }
 /**
- * The most leads one write statement carries: about 110 bindings a lead (its
- * rows in seven tables), against Postgres's 65,535 per statement.
+ * The most leads one write statement carries (an upload's batch), so that
+ * its JSON parameters, a few kB a lead, stay a few MB.
  */
 const STORE_CHUNK = 500
 /** Leads of one publisher and environment that arrive together are written together. */
@@ -118,7 +118,7 @@ export default class IntakeService {
           now
         ),
       async (trx, screen) => {
-        const recorded = await this.recordWithin(trx, items, { now, normalised, screen }, !!batch)
+        const recorded = await this.recordWithin(trx, items, { now, normalised, screen })
         await batch?.alongside(trx, recorded)
         return recorded
       }
@@ -140,8 +140,7 @@ export default class IntakeService {
   private async recordWithin(
     trx: TransactionClientContract,
     items: Pending[],
-    screened: { now: Date; normalised: Normalised[]; screen: DuplicateScreen },
-    batch: boolean
+    screened: { now: Date; normalised: Normalised[]; screen: DuplicateScreen }
   ) {
     const { publisher } = items[0]
     const { now, screen } = screened
@@ -164,7 +163,7 @@ export default class IntakeService {
       if (evaluation.outcome !== 'rejected') screen.remember(normalised[index])
       return { ...item, leadId: uuidv7(), evaluation, now }
     })
-    if (leads.length > 0) await this.store(trx, leads, batch)
+    if (leads.length > 0) await this.store(trx, leads)
 
     for (const [index, lead] of leads.entries()) {
       const answer: Answer = {
@@ -228,21 +227,20 @@ export default class IntakeService {
   /**
    * Everything the leads leave behind in one statement (one round trip), one
    * INSERT per table for the whole group, which also answers the endpoints
-   * their events go to.
+   * their events go to. Each table's rows travel as one JSON parameter
+   * (`asRecordset`), so the text is the same for a group of one lead or of
+   * `STORE_CHUNK`: it runs as a prepared statement of the publisher's schema,
+   * parsed and planned once per connection instead of for every group
+   * (BENCHMARKS.md, "Prepared intake write"). An upload's large batch takes
+   * several statements.
    */
-  private async store(trx: TransactionClientContract, leads: EvaluatedLead[], batch = false) {
-    if (!batch) return this.storeStatement(trx, leads, (part) => part)
-    // An upload's batch: several statements when it is large, each table's rows as one JSON parameter.
+  private async store(trx: TransactionClientContract, leads: EvaluatedLead[]) {
     for (let start = 0; start < leads.length; start += STORE_CHUNK) {
-      await this.storeStatement(trx, leads.slice(start, start + STORE_CHUNK), asRecordset)
+      await this.storeStatement(trx, leads.slice(start, start + STORE_CHUNK))
     }
   }
 
-  private async storeStatement(
-    trx: TransactionClientContract,
-    leads: EvaluatedLead[],
-    shape: (part: Part) => Part
-  ) {
+  private async storeStatement(trx: TransactionClientContract, leads: EvaluatedLead[]) {
     const rows = emptyGroupRows()
     // One after another: a wording not seen before is stored once, by the first lead that needs it.
     for (const lead of leads) {
@@ -252,15 +250,19 @@ export default class IntakeService {
     }
     const now = leads[0].now
     const events = rows.events.length ? this.outbox.stage(rows.events, now) : null
-    const written = await insertTogether(trx, [
-      ...[
-        ...leadInserts(rows),
-        ...this.audit.startTrailsInserts(rows.trails),
-        ...(rows.evidence.length ? [this.consentEvidence.insertOf(rows.evidence)] : []),
-        ...(events ? [events.insert] : []),
-      ].map(shape),
-      ...(events ? [this.outbox.endpointsFor(events.published)] : []),
-    ])
+    const written = await insertTogether(
+      trx,
+      [
+        ...[
+          ...leadInserts(rows),
+          ...this.audit.startTrailsInserts(rows.trails),
+          ...(rows.evidence.length ? [this.consentEvidence.insertOf(rows.evidence)] : []),
+          ...(events ? [events.insert] : []),
+        ].map(asRecordset),
+        ...(events ? [this.outbox.endpointsFor(events.published)] : []),
+      ],
+      { preparedKey: leads[0].publisher.schemaName }
+    )
     if (events) await this.outbox.deliver(trx, events, written as SubscribedEndpoint[])
   }
 
@@ -309,9 +311,10 @@ const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): 
  * cast to the same types in the statement, once. For the hundreds of rows
  * of an upload's batch Postgres then parses and plans one parameter per
  * table instead of one typed expression per value, which measured several
- * times dearer than writing the rows. The rows, their types and what the
- * statement answers are the same; a statement of any other shape passes
- * unchanged.
+ * times dearer than writing the rows; and the text no longer depends on the
+ * number of rows, so the intake write runs as a prepared statement. The
+ * rows, their types and what the statement answers are the same; a
+ * statement of any other shape passes unchanged.
  */
 export function asRecordset(part: Part): Part {
   const { sql, bindings } = part.toSQL()

@@ -1,4 +1,5 @@
-import type { QueryClientContract } from '@adonisjs/lucid/types/database'
+import type { QueryClientContract, TransactionClientContract } from '@adonisjs/lucid/types/database'
+import { runPrepared } from '#services/sql/prepared'
 
 /** A statement with `?` placeholders: a knex query builder, or `rawPart(...)`. */
 export type Part = { toSQL(): { sql: string; bindings: readonly unknown[] } }
@@ -49,16 +50,31 @@ function valuesOf(columns: readonly Column[], rows: Record<string, unknown>[]) {
  * Several INSERTs as one statement (data-modifying CTEs), so they cost one
  * round trip instead of one each. Foreign keys between them hold: Postgres
  * checks them at the end of the statement. Answers the rows the last part
- * returns.
+ * returns. With `preparedKey`, in a transaction and for a statement whose
+ * text does not change with the number of rows (`asRecordset` parts), it
+ * runs as a named prepared statement of that key (`runPrepared`).
  */
-export async function insertTogether(client: QueryClientContract, inserts: Part[]) {
+export async function insertTogether(
+  client: QueryClientContract,
+  inserts: Part[],
+  options: { preparedKey?: string } = {}
+) {
   const parts = inserts.map((insert) => insert.toSQL())
   const last = parts.pop()!
   const sql = parts.length
     ? `WITH ${parts.map((part, i) => `i${i} AS (${part.sql})`).join(', ')} ${last.sql}`
     : last.sql
   const bindings = [...parts.flatMap((part) => part.bindings), ...last.bindings]
-  const result = await client.rawQuery(sql, bindings as any[])
+  const { preparedKey } = options
+  if (preparedKey !== undefined && !client.isTransaction) {
+    throw new Error(
+      'A prepared insertTogether runs in a transaction: its connection keeps the statement'
+    )
+  }
+  const result =
+    preparedKey === undefined
+      ? await client.rawQuery(sql, bindings as any[])
+      : await runPrepared(client as TransactionClientContract, preparedKey, sql, bindings)
   return result.rows as Record<string, unknown>[]
 }
 

@@ -349,6 +349,57 @@ test.group('Leads / idempotency', () => {
   })
 })
 
+test.group('Leads / the intake write', () => {
+  test('one prepared statement per publisher, whatever the group size; rows as JSON parameters', async ({
+    client,
+    assert,
+  }) => {
+    const first = await livePublisher()
+    const second = await livePublisher()
+    const writes: { sql: string; bindings: unknown[]; name?: string }[] = []
+    const knex = db.connection().getWriteClient()
+    const listen = (query: { sql: string; bindings?: unknown[]; options?: { name?: string } }) => {
+      if (query.sql.startsWith('WITH i0 AS (INSERT INTO leads ')) {
+        writes.push({ sql: query.sql, bindings: query.bindings ?? [], name: query.options?.name })
+      }
+    }
+    knex.on('query', listen)
+    try {
+      const send = (publisher: typeof first, count: number) =>
+        Promise.all(
+          Array.from({ length: count }, (_, index) =>
+            client
+              .post('/v1/leads')
+              .bearerToken(publisher.key)
+              .json(
+                leadBody(publisher.publisher.slug, { contact: { email: `w${index}@example.nl` } })
+              )
+          )
+        )
+      // A lone lead, then a burst the group commit writes in fewer, larger groups.
+      for (const answer of [...(await send(first, 1)), ...(await send(first, 6))])
+        answer.assertStatus(201)
+      for (const answer of await send(second, 1)) answer.assertStatus(201)
+    } finally {
+      knex.removeListener('query', listen)
+    }
+    const ofFirst = writes.slice(0, -1)
+    assert.isAbove(ofFirst.length, 1)
+    assert.isBelow(ofFirst.length, 7, 'the burst went in groups')
+    // Same text for every group size: one name; rows travel as one parameter per table.
+    assert.lengthOf(new Set(ofFirst.map((write) => write.sql)), 1)
+    assert.lengthOf(new Set(ofFirst.map((write) => write.name)), 1)
+    assert.match(ofFirst[0].name!, /^lg_/)
+    assert.isTrue(ofFirst.every((write) => write.bindings.length < 12))
+    // Another publisher's write has the same text but its own name: its own search_path, its own plan.
+    const other = writes.at(-1)!
+    assert.equal(other.sql, ofFirst[0].sql)
+    assert.notEqual(other.name, ofFirst[0].name)
+    assert.lengthOf(await db.from('lead_facts').where('publisher_id', first.publisher.id), 7)
+    assert.lengthOf(await db.from('lead_facts').where('publisher_id', second.publisher.id), 1)
+  })
+})
+
 test.group('Leads / reading', () => {
   test('a publisher reads its own leads; others get 404; the operator reads all', async ({
     client,
