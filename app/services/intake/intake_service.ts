@@ -1,4 +1,3 @@
-import pg from 'pg'
 import { inject } from '@adonisjs/core'
 import { uuidv7 } from 'uuidv7'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
@@ -15,7 +14,7 @@ import { evaluateLead, publisherContext } from '#services/quality/evaluate_lead'
 import { normaliseLead } from '#services/quality/normalise'
 import type { Evaluation, LeadInput, Normalised } from '#services/quality/types'
 import { type DuplicateScreen, enterAndScreen } from '#services/quality/duplicate_finder'
-import { type Part, insertTogether, rawPart } from '#services/sql/insert_together'
+import { asRecordset, insertTogether } from '#services/sql/insert_together'
 import {
   type DecidedLead,
   addLeadRows,
@@ -294,72 +293,4 @@ export default class IntakeService {
       { alongside, route: options.route ?? true }
     )
   }
-}
-
-/** The start of an `insertRows` statement: `INSERT INTO <table> (<columns>) VALUES `. */
-const INSERT_HEAD = /^INSERT INTO ([a-z_.]+) \(([a-z_, ]+)\) VALUES /
-/** One typed placeholder of its first row: `?::uuid`, `?::char(64)`, `?::text[]` (sticky: read in place). */
-const PLACEHOLDER = /\?::([a-z]+(?:\(\d+\))?(?:\[\])?)(, |\))/y
-/** How the pg driver turns a bound value into the text Postgres reads (dates, arrays, objects). */
-const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils
-  .prepareValue
-
-/**
- * An `insertRows` statement (one VALUES list, a typed placeholder per
- * value) rewritten to take its rows as one JSON parameter: a list of rows,
- * each a list of the values as the driver would have bound them (text),
- * cast to the same types in the statement, once. For the hundreds of rows
- * of an upload's batch Postgres then parses and plans one parameter per
- * table instead of one typed expression per value, which measured several
- * times dearer than writing the rows; and the text no longer depends on the
- * number of rows, so the intake write runs as a prepared statement. The
- * rows, their types and what the statement answers are the same; a
- * statement of any other shape passes unchanged.
- */
-export function asRecordset(part: Part): Part {
-  const { sql, bindings } = part.toSQL()
-  const head = INSERT_HEAD.exec(sql)
-  if (!head) return part
-  const [, table, columnList] = head
-  const columns = columnList.split(', ')
-  const types: string[] = []
-  PLACEHOLDER.lastIndex = head[0].length + 1
-  for (const [index] of columns.entries()) {
-    const placeholder = PLACEHOLDER.exec(sql)
-    if (!placeholder || (placeholder[2] === ')') !== (index === columns.length - 1)) return part
-    types.push(placeholder[1])
-  }
-  // insertRows repeats the first row's placeholders for every row: the list ends where the last one does.
-  const row = `(${types.map((type) => `?::${type}`).join(', ')})`
-  const count = bindings.length / columns.length
-  const end = head[0].length + count * (row.length + 2) - 2
-  const last = count > 1 ? `, ${row}` : row
-  if (!Number.isInteger(count) || count === 0 || !sql.startsWith(last, end - last.length)) {
-    return part
-  }
-  const rows: unknown[][] = []
-  for (let start = 0; start < bindings.length; start += columns.length) {
-    const values = new Array(columns.length)
-    for (let index = 0; index < columns.length; index++)
-      values[index] = asText(bindings[start + index])
-    rows.push(values)
-  }
-  const values = types.map((type, index) => `(r.v->>${index})::${type}`).join(', ')
-  return rawPart(
-    `INSERT INTO ${table} (${columnList}) SELECT ${values} FROM jsonb_array_elements(?::jsonb) AS r(v)${sql.slice(end)}`,
-    [JSON.stringify(rows)]
-  )
-}
-
-/**
- * A bound value as the text Postgres reads for it (null stays null), as the
- * driver would send it; a moment as ISO 8601 UTC (the same instant as the
- * driver's local-offset form), bytea in its hex form.
- */
-function asText(value: unknown) {
-  if (value === null || value === undefined) return null
-  if (typeof value === 'string') return value
-  if (value instanceof Date) return value.toISOString()
-  if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`
-  return prepareValue(value)
 }
