@@ -230,8 +230,8 @@ export default class IntakeService {
    * (`asRecordset`), so the text is the same for a group of one lead or of
    * `STORE_CHUNK`: it runs as a prepared statement of the publisher's schema,
    * parsed and planned once per connection instead of for every group
-   * (BENCHMARKS.md, "Prepared intake write"). An upload's large batch takes
-   * several statements.
+   * (BENCHMARKS.md, Lead intake, "the intake write prepared"). An upload's
+   * large batch takes several statements.
    */
   private async store(trx: TransactionClientContract, leads: EvaluatedLead[]) {
     for (let start = 0; start < leads.length; start += STORE_CHUNK) {
