@@ -40,12 +40,12 @@ export function insertRows(
   columns: readonly Column[],
   rows: Record<string, unknown>[],
   suffix = ''
-): Part & { insert: RowsInsert } {
+): Part & { rowsInsert: RowsInsert } {
   const { values, bindings } = valuesOf(columns, rows)
   const names = columns.map(([name]) => name).join(', ')
   return {
     ...rawPart(`INSERT INTO ${table} (${names}) VALUES ${values}${suffix}`, bindings),
-    insert: { table, columns, rows, suffix },
+    rowsInsert: { table, columns, rows, suffix },
   }
 }
 
@@ -65,8 +65,8 @@ const prepareValue = (pg as unknown as { utils: { prepareValue(value: unknown): 
  * are the same; any other part passes unchanged.
  */
 export function asRecordset(part: Part): Part {
-  if (!('insert' in part)) return part
-  const { table, columns, rows, suffix } = part.insert as RowsInsert
+  if (!('rowsInsert' in part)) return part
+  const { table, columns, rows, suffix } = part.rowsInsert as RowsInsert
   const values = rows.map((row) => columns.map(([name]) => asText(row[name])))
   const names = columns.map(([name]) => name).join(', ')
   const casts = columns.map(([, type], index) => `(r.v->>${index})::${type}`).join(', ')
