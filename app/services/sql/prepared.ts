@@ -46,8 +46,9 @@ const preparedOn = new WeakMap<PgConnection, Map<string, number>>()
  * (parsed and planned for this run only, as any statement) unless the least
  * recently run one has been idle `idleMs`, which is then dropped (DEALLOCATE)
  * to make room. So plan-cache memory stays bounded, and when more tenants
- * deliver at once than a connection keeps, the busiest keep their plans and
- * the rest cost what they cost before, never an extra round trip per write.
+ * deliver at once than a connection keeps, those it prepared first keep
+ * their plans while they keep delivering and the rest cost what they cost
+ * before, never an extra round trip per write.
  */
 export async function runPrepared(
   trx: TransactionClientContract,
