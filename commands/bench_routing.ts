@@ -31,12 +31,10 @@ import { WebhookRuntime } from '#services/webhooks/runtime'
 import { startRollupFolder } from '#services/reports/rollup_folder'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
 import { benchLeadBody } from '#bench/bench_lead'
-import webhooksConfig from '#config/webhooks'
 import { refusesDatabase } from '#bench/bench_database'
 import { cpuFigures, runRawSqlLimit } from '#bench/raw_sql_limit'
 import { spawnBenchChild, stillRunning } from '#bench/bench_child'
-
-const LOOPBACK = '127.0.0.1/32'
+import { LOOPBACK, allowLoopbackReceiver } from '#bench/loopback_receiver'
 
 /**
  * Not a test: how long an accepted lead waits for its buyer. Seeds 50 buyers
@@ -109,11 +107,7 @@ export default class BenchRouting extends BaseCommand {
 
     const receiver = this.deliver ? await this.startReceiver() : null
     if (receiver) {
-      // The receiver listens on the loopback, which the SSRF guard refuses unless allowed.
-      webhooksConfig.ssrf.allow = [LOOPBACK]
-      this.logger.info(
-        `setting changed from npm start: WEBHOOK_ALLOW_PRIVATE=${LOOPBACK} (the receiver is on the loopback)`
-      )
+      allowLoopbackReceiver(this.logger)
       await this.subscribeBuyers(receiver.port)
     }
     const worker = await this.spawnWorker()
