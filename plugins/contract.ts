@@ -67,6 +67,13 @@ export interface PluginContext {
   ): Promise<{ externalId: string; details: Record<string, unknown> } | null>
   /** Writes the remote record's id back to the lead. */
   recordSync(leadId: string, externalId: string, details?: Record<string, unknown>): Promise<void>
+  /**
+   * Runs `work` while no other delivery of this installation, in any worker process, runs work
+   * under the same key: a find-then-create against a system without an upsert (two leads of one
+   * e-mail delivered at once would each find no person and make one). The key may hold personal
+   * data; only its hash is stored. Waiting too long throws a PluginFailure, retried on schedule.
+   */
+  exclusive<T>(key: string, work: () => Promise<T>): Promise<T>
 }
 
 /**

@@ -96,28 +96,31 @@ const plugin: LeadgatePlugin = {
   /**
    * Dedupe by e-mail (a person found is reused) and by the lead's title (a
    * lead found is not made again), so a retry or a replay never duplicates
-   * either, even after a crash between the call and the write-back.
+   * either, even after a crash between the call and the write-back. Pipedrive
+   * has no upsert: the find and the create run one delivery at a time per
+   * e-mail, or two leads of one person delivered at once would make two.
    */
   async handle(event, context) {
     const leadId = String(event.data.lead_id ?? '')
     const lead = leadId ? await context.lead(leadId) : null
     if (!lead) return
     const settings = settingsOf(context)
-    const previous = await context.previousSync(leadId)
-    if (previous) return
     const fields = mapFields(lead, settings.person_mapping)
     if (!fields.email) return
 
     const email = fields.email
-    const personId = (await findPerson(settings, email)) ?? (await createPerson(settings, fields))
-    if (!Number.isFinite(personId)) throw new PluginFailure('Pipedrive made no person')
+    await context.exclusive(`person:${email.toLowerCase()}`, async () => {
+      if (await context.previousSync(leadId)) return
+      const personId = (await findPerson(settings, email)) ?? (await createPerson(settings, fields))
+      if (!Number.isFinite(personId)) throw new PluginFailure('Pipedrive made no person')
 
-    const pipedriveLead =
-      (await findLead(settings, leadId)) ?? (await createLead(settings, leadId, personId))
-    if (!pipedriveLead) throw new PluginFailure('Pipedrive made no lead')
-    await context.recordSync(leadId, String(pipedriveLead), {
-      object: 'lead',
-      person_id: personId,
+      const pipedriveLead =
+        (await findLead(settings, leadId)) ?? (await createLead(settings, leadId, personId))
+      if (!pipedriveLead) throw new PluginFailure('Pipedrive made no lead')
+      await context.recordSync(leadId, String(pipedriveLead), {
+        object: 'lead',
+        person_id: personId,
+      })
     })
   },
 

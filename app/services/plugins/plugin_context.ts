@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
+import locks from '@adonisjs/lock/services/main'
 import Principal from '#auth/principal'
-import type { PluginContext, PluginManifest } from '#plugins/contract'
+import { PluginFailure, type PluginContext, type PluginManifest } from '#plugins/contract'
 import type LeadService from '#services/leads/lead_service'
 import type AccessLogService from '#services/access/access_log_service'
 import { openSecrets, withDefaults } from '#services/plugins/plugin_settings'
@@ -18,6 +20,13 @@ export type InstallationRow = {
   created_at: Date
   updated_at: Date
 }
+
+/**
+ * How long `exclusive` holds its lock at most (a vendor call times out well inside it, so only a
+ * holder that died keeps it this long), and how long another delivery waits for it.
+ */
+const EXCLUSIVE_LEASE_MS = 60_000
+const EXCLUSIVE_WAIT_MS = 30_000
 
 /** The typed actor a plugin acts as in the access log and audit trail. */
 export function pluginActor(name: string) {
@@ -95,6 +104,20 @@ export function contextFor(
         { type: 'lead', id: leadId, publisherId: fact.publisher_id },
         { details: { plugin: installation.plugin, external_id: externalId } }
       )
+    },
+    async exclusive(key, work) {
+      const digest = createHash('sha256').update(key).digest('base64url')
+      const lock = locks.createLock(`plugin:${installation.id}:${digest}`, EXCLUSIVE_LEASE_MS)
+      const acquired = await lock.acquire({ retry: { delay: 50, timeout: EXCLUSIVE_WAIT_MS } })
+      if (!acquired)
+        throw new PluginFailure(
+          'Another delivery of this installation held the same record too long'
+        )
+      try {
+        return await work()
+      } finally {
+        await lock.release().catch(() => {})
+      }
     },
   }
 }

@@ -218,6 +218,7 @@ test.group("Plugins / crm-hubspot / HubSpot's limits", () => {
       lead: async (id) => ({ id, contact: { email: 'limits@example.nl' } }),
       previousSync: async () => null,
       recordSync: async () => {},
+      exclusive: (_key, work) => work(),
     }
     const event = {
       event_id: 'evt',

@@ -19,11 +19,11 @@ const TOKEN = 'pipedrive-token-0123456789abcdef'
  * search by title), `{success, data}` bodies, 401 for a wrong token, and a
  * burst-limit 429 with `x-ratelimit-reset`.
  */
-async function fakePipedrive() {
+async function fakePipedrive(options: { searchMs?: number } = {}) {
   const persons: { id: number; name: string; emails: { value: string }[] }[] = []
   const leads: { id: string; title: string; person_id: number }[] = []
   let throttled = false
-  const server = await VendorServer.start((request: VendorRequest) => {
+  const server = await VendorServer.start(async (request: VendorRequest) => {
     if (request.headers['x-api-token'] !== TOKEN)
       return { status: 401, body: { success: false, error: 'unauthorized access' } }
     const url = new URL(request.path, 'http://pipedrive')
@@ -32,6 +32,8 @@ async function fakePipedrive() {
       const items = persons
         .filter((person) => person.emails.some((email) => email.value === term))
         .map((item) => ({ result_score: 1, item }))
+      // What the search read, answered late: a person made meanwhile is not in it.
+      if (options.searchMs) await new Promise((resolve) => setTimeout(resolve, options.searchMs))
       return { status: 200, body: { success: true, data: { items } } }
     }
     if (request.method === 'POST' && url.pathname === '/api/v2/persons') {
@@ -75,6 +77,32 @@ async function fakePipedrive() {
   return Object.assign(server, { persons, leads })
 }
 
+/** A label's publisher with the plugin installed for `lead.received`, a fake Pipedrive and a delivery worker. */
+async function pipedriveInstalled(
+  client: any,
+  cleanup: (handler: () => Promise<void>) => void,
+  options?: Parameters<typeof fakePipedrive>[0]
+) {
+  const pipedrive = await fakePipedrive(options)
+  const operator = await operatorKey()
+  const world = await labelledPublisher()
+  const runtime = await startRuntime()
+  cleanup(async () => {
+    await runtime.stop()
+    await pipedrive.close()
+    await WebhookEndpoint.query().where('label_id', world.label.id).delete()
+  })
+  await installPlugin(
+    client,
+    operator,
+    world.label.id,
+    'crm-pipedrive',
+    { api_token: TOKEN, api_base: pipedrive.base },
+    ['lead.received']
+  )
+  return { pipedrive, operator, world }
+}
+
 test.group('Plugins / crm-pipedrive', (group) => {
   group.each.setup(() => compressWebhookClock())
 
@@ -83,23 +111,7 @@ test.group('Plugins / crm-pipedrive', (group) => {
     assert,
     cleanup,
   }) => {
-    const pipedrive = await fakePipedrive()
-    const operator = await operatorKey()
-    const world = await labelledPublisher()
-    const runtime = await startRuntime()
-    cleanup(async () => {
-      await runtime.stop()
-      await pipedrive.close()
-      await WebhookEndpoint.query().where('label_id', world.label.id).delete()
-    })
-    await installPlugin(
-      client,
-      operator,
-      world.label.id,
-      'crm-pipedrive',
-      { api_token: TOKEN, api_base: pipedrive.base },
-      ['lead.received']
-    )
+    const { pipedrive, operator, world } = await pipedriveInstalled(client, cleanup)
 
     const email = 'piet.devries@example.nl'
     const ids: string[] = []
@@ -151,5 +163,39 @@ test.group('Plugins / crm-pipedrive', (group) => {
     }, 'the replay delivered')
     assert.lengthOf(pipedrive.persons, 1)
     assert.lengthOf(pipedrive.leads, 2)
+  }).timeout(60_000)
+
+  test('two leads of one e-mail delivered at once make one person, not two', async ({
+    client,
+    assert,
+    cleanup,
+  }) => {
+    // A slow search keeps both deliveries between their search and their create at once.
+    const { pipedrive, world } = await pipedriveInstalled(client, cleanup, { searchMs: 400 })
+    const answers = await Promise.all(
+      ['+31612345670', '+31612345671'].map((phone) =>
+        client
+          .post('/v1/leads')
+          .bearerToken(world.key)
+          .json(leadBody(world.publisher.slug, { contact: { email: 'twice@example.nl', phone } }))
+      )
+    )
+    const ids = answers.map((answer) => {
+      answer.assertStatus(201)
+      return answer.body().id as string
+    })
+    const syncs = await eventually(async () => {
+      const rows = await db.from('plugin_lead_syncs').whereIn('lead_id', ids)
+      return rows.length === 2 && rows
+    }, 'both leads synced')
+    assert.lengthOf(pipedrive.persons, 1)
+    assert.deepEqual(
+      syncs.map((row) => row.details.person_id),
+      [1, 1]
+    )
+    assert.lengthOf(
+      pipedrive.requests.filter((r) => r.method === 'POST' && r.path === '/api/v2/persons'),
+      1
+    )
   }).timeout(60_000)
 })
