@@ -39,11 +39,12 @@ async function chooseEvents(page: Page, form: ReturnType<Page['locator']>, event
 }
 
 /**
- * Closes the open events list by clicking its own field again: Escape would close the
- * dialog, and the list, opened upwards when the window is short, may cover anything else.
+ * Closes the open events list with a click on its own field, sent to the field itself: Escape
+ * would close the dialog, and the list, placed when it opened, may cover anything else, the
+ * field too once a chosen event's chip has made the field taller and the dialog re-centred.
  */
 async function closeList(form: ReturnType<Page['locator']>) {
-  await form.locator('[data-test="endpoint-events"]').click()
+  await form.locator('[data-test="endpoint-events"]').dispatchEvent('click')
   await form.page().locator('.p-multiselect-overlay').waitFor({ state: 'detached' })
 }
 
