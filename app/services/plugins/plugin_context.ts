@@ -22,8 +22,9 @@ export type InstallationRow = {
 }
 
 /**
- * How long `exclusive` holds its lock at most (a vendor call times out well inside it, so only a
- * holder that died keeps it this long), and how long another delivery waits for it.
+ * How long `exclusive` holds its lock at most, and how long another delivery waits for it. Vendor
+ * calls time out after 10 s (plugins/vendor_http.ts), so a find-then-create of a few calls ends
+ * well inside the lease; only a holder that died keeps the lock this long.
  */
 const EXCLUSIVE_LEASE_MS = 60_000
 const EXCLUSIVE_WAIT_MS = 30_000
@@ -116,6 +117,7 @@ export function contextFor(
       try {
         return await work()
       } finally {
+        // A lock not released (Redis gone) lapses with its lease.
         await lock.release().catch(() => {})
       }
     },
