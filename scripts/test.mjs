@@ -7,16 +7,18 @@
 // `TEST_DURATIONS=write npm test` measures them again. TEST_LANES sets the number (2).
 import { spawn } from 'node:child_process'
 import { globSync, readFileSync, writeFileSync } from 'node:fs'
+import { parseEnv } from 'node:util'
 
 const DURATIONS = 'tests/durations.json'
-const SUITES = ['tests/unit', 'tests/functional', 'tests/browser']
+/** Every spec file under tests/: the suites of adonisrc.ts decide which suite each belongs to. */
+const SPECS = 'tests/**/*.spec.{ts,js}'
+/** The test run's own ports, which the second lane shifts. */
+const TEST_ENV = parseEnv(readFileSync('.env.test', 'utf8'))
 
-const run = (args, env) => spawn(process.execPath, ['ace', 'test', ...args], { env, stdio: 'pipe' })
+const aceTest = (args, options) => spawn(process.execPath, ['ace', 'test', ...args], options)
 
 if (process.argv.length > 2) {
-  const child = spawn(process.execPath, ['ace', 'test', ...process.argv.slice(2)], {
-    stdio: 'inherit',
-  })
+  const child = aceTest(process.argv.slice(2), { stdio: 'inherit' })
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)))
 } else {
   await runLanes(Number(process.env.TEST_LANES ?? 2))
@@ -24,7 +26,7 @@ if (process.argv.length > 2) {
 
 /** Longest first, each file to the lane with the least time so far. */
 function plan(lanes) {
-  const files = SUITES.flatMap((suite) => globSync(`${suite}/**/*.spec.{ts,js}`)).sort()
+  const files = globSync(SPECS).sort()
   let measured = {}
   try {
     measured = JSON.parse(readFileSync(DURATIONS, 'utf8'))
@@ -51,8 +53,8 @@ function laneEnv(lane) {
   return {
     ...process.env,
     TEST_DATABASE_NAME: `${process.env.TEST_DATABASE_NAME ?? 'leadgate_test'}_lane${lane}`,
-    PORT: String(Number(process.env.PORT ?? 3334) + 100 * lane),
-    SMTP_PORT: String(Number(process.env.SMTP_PORT ?? 2526) + 100 * lane),
+    PORT: String(Number(process.env.PORT ?? TEST_ENV.PORT) + 100 * lane),
+    SMTP_PORT: String(Number(process.env.SMTP_PORT ?? TEST_ENV.SMTP_PORT) + 100 * lane),
     REDIS_URL: redis.href,
   }
 }
@@ -71,7 +73,7 @@ async function runLanes(count) {
   for (const [index, lane] of plans.entries()) {
     const tag = `lane ${index + 1} │ `
     console.log(`${tag}${lane.files.length} spec files, about ${Math.round(lane.ms / 60_000)} min`)
-    const child = run(['--files', lane.files.join(',')], laneEnv(index))
+    const child = aceTest(['--files', lane.files.join(',')], { env: laneEnv(index), stdio: 'pipe' })
     children.add(child)
     let output = ''
     let partial = ''
