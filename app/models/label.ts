@@ -3,6 +3,8 @@ import { compose } from '@adonisjs/core/helpers'
 import { BaseModel, column } from '@adonisjs/lucid/orm'
 import { withUuid } from '#models/mixins/with_uuid'
 
+import type { SaleSettingsInput } from '#services/routing/sale_settings'
+
 export type Branding = { logo_url?: string; primary_color?: string }
 
 export default class Label extends compose(BaseModel, withUuid) {
@@ -26,6 +28,10 @@ export default class Label extends compose(BaseModel, withUuid) {
   /** The IANA zone its reports read days and months in (docs/reports.md). */
   @column()
   declare timeZone: string
+
+  /** How its leads are sold (docs/selling.md); null keeps every default. */
+  @column({ prepare: (value) => (value === null ? null : JSON.stringify(value)) })
+  declare sale: SaleSettingsInput | null
 
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime

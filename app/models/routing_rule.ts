@@ -5,7 +5,17 @@ import { withUuid } from '#models/mixins/with_uuid'
 import type { AudienceCriterion } from '#services/quality/quality_rules'
 import type { Environment } from '#auth/principal'
 
-export type Caps = { daily?: number; monthly?: number }
+/** Lead counts per hour, day and month, and money (integer cents) per day and month. */
+export type Caps = {
+  hourly?: number
+  daily?: number
+  monthly?: number
+  daily_spend_cents?: number
+  monthly_spend_cents?: number
+}
+
+/** `fixed`: posted at the rule's price; `ping_post`: the buyer bids in an auction first. */
+export type SaleMode = 'fixed' | 'ping_post'
 export type WeeklySchedule = {
   timezone: string
   windows: { days: string[]; from: string; to: string }[]
@@ -51,6 +61,29 @@ export default class RoutingRule extends compose(BaseModel, withUuid) {
 
   @column()
   declare enabled: boolean
+
+  /** Where its sales go; null sends the buyer Leadgate's own `match.found` webhook. */
+  @column()
+  declare destinationId: string | null
+
+  @column()
+  declare mode: SaleMode
+
+  /** An exclusive sale is the lead's only one; a shared one may sit beside others (label `max_sales`). */
+  @column()
+  declare exclusive: boolean
+
+  /** ping_post: the lowest bid taken. */
+  @column()
+  declare reserveCents: number | null
+
+  /** ping_post: the publisher's share of the clearing price, instead of `payoutCents`. */
+  @column()
+  declare payoutSharePercent: number | null
+
+  /** The buyer's own filters: they narrow the operator's `criteria`, never widen them. */
+  @column({ prepare: (value) => JSON.stringify(value) })
+  declare buyerCriteria: AudienceCriterion[]
 
   /** Which leads it sells: live ones, or the sandbox's (docs/sandbox.md). */
   @column()

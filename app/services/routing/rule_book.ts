@@ -1,5 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
-import type { Caps, WeeklySchedule } from '#models/routing_rule'
+import type { Caps, SaleMode, WeeklySchedule } from '#models/routing_rule'
+import type { DestinationKind } from '#models/destination'
 import type { AudienceCriterion } from '#services/quality/quality_rules'
 import type { Environment } from '#auth/principal'
 
@@ -12,6 +13,17 @@ export type ActiveRule = {
   labelIds: string[]
   publisherIds: string[]
   criteria: AudienceCriterion[]
+  /** The buyer's own filters: a lead must meet them as well as `criteria`. */
+  buyerCriteria: AudienceCriterion[]
+  /** Where the sale goes: null is the buyer's `match.found` webhook (kind `webhook`). */
+  destinationId: string | null
+  destinationKind: DestinationKind
+  /** How long a post to its destination may take (an http destination's own timeout). */
+  destinationTimeoutMs: number
+  mode: SaleMode
+  exclusive: boolean
+  reserveCents: number | null
+  payoutSharePercent: number | null
   priceCents: number
   payoutCents: number
   currency: string
@@ -24,6 +36,9 @@ export type ActiveRule = {
   /** The later of the rule's and its buyer's last change. */
   changedAt: Date
 }
+
+/** A destination's post timeout when it names none (DESIGN §14: 10 s). */
+export const DEFAULT_POST_TIMEOUT_MS = 10_000
 
 /** The enabled rules, each environment's apart: a lead is offered only its own environment's. */
 export type RuleSet = Record<Environment, ActiveRule[]>
@@ -68,10 +83,15 @@ export default class RoutingRuleBook {
     const rows = await db
       .from('routing_rules as r')
       .join('buyers as b', 'b.id', 'r.buyer_id')
+      .leftJoin('destinations as d', 'd.id', 'r.destination_id')
       .where('r.enabled', true)
       .where('b.status', 'active')
+      // A rule whose destination is switched off sells nothing until it is switched on again.
+      .where((destination) => destination.whereNull('d.id').orWhere('d.status', 'enabled'))
       .select(
         'r.*',
+        db.raw(`coalesce(d.kind, 'webhook') AS destination_kind`),
+        db.raw(`(d.config #>> '{http,timeout_ms}')::int AS destination_timeout_ms`),
         db.raw('greatest(r.updated_at, b.updated_at) AS changed_at'),
         db.raw('coalesce(r.return_window_hours, b.return_window_hours) AS window_hours')
       )
@@ -86,6 +106,14 @@ export default class RoutingRuleBook {
         labelIds: row.label_ids ?? [],
         publisherIds: row.publisher_ids ?? [],
         criteria: row.criteria ?? [],
+        buyerCriteria: row.buyer_criteria ?? [],
+        destinationId: row.destination_id ?? null,
+        destinationKind: row.destination_kind,
+        destinationTimeoutMs: row.destination_timeout_ms ?? DEFAULT_POST_TIMEOUT_MS,
+        mode: row.mode ?? 'fixed',
+        exclusive: row.exclusive ?? true,
+        reserveCents: row.reserve_cents ?? null,
+        payoutSharePercent: row.payout_share_percent ?? null,
         priceCents: row.price_cents,
         payoutCents: row.payout_cents,
         currency: row.currency,

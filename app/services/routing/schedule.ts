@@ -69,12 +69,21 @@ export function latestOpening(schedule: WeeklySchedule, at: Date): Date | null {
 
 export type CapPeriod = { key: string; start: Date; end: Date }
 
-/** The day and month that `at` falls in, in `zone`: what a daily and a monthly cap count. */
-export function capPeriods(zone: string, at: Date): { daily: CapPeriod; monthly: CapPeriod } {
+/** The hour, day and month that `at` falls in, in `zone`: what hourly, daily and monthly caps count. */
+export function capPeriods(
+  zone: string,
+  at: Date
+): { hourly: CapPeriod; daily: CapPeriod; monthly: CapPeriod } {
   const time = local(at, zone)
+  const hour = time.startOf('hour')
   const day = time.startOf('day')
   const month = time.startOf('month')
   return {
+    hourly: {
+      key: `hour:${hour.toFormat("yyyy-MM-dd'T'HH")}`,
+      start: hour.toJSDate(),
+      end: hour.plus({ hours: 1 }).toJSDate(),
+    },
     daily: {
       key: `day:${day.toISODate()}`,
       start: day.toJSDate(),

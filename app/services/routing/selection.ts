@@ -6,7 +6,15 @@ import type { ActiveRule } from '#services/routing/rule_book'
 import { withinSchedule } from '#services/routing/schedule'
 
 /** Why a live accepted lead found no buyer: the furthest any rule got. */
-export type UnsoldReason = 'no_rule' | 'criteria' | 'outside_schedule' | 'cap_reached'
+export type UnsoldReason =
+  | 'no_rule'
+  | 'criteria'
+  | 'outside_schedule'
+  | 'cap_reached'
+  /** Every buyer offered the lead turned it down, failed to answer, or answered an error. */
+  | 'rejected'
+  /** The label's sale deadline passed while the lead fell through from buyer to buyer. */
+  | 'deadline'
 
 export type RoutableLead = {
   publisherId: string
@@ -42,7 +50,7 @@ export function screen(rules: ActiveRule[], lead: RoutableLead, at: Date) {
       continue
     if (rule.publisherIds.length > 0 && !rule.publisherIds.includes(lead.publisherId)) continue
     stages.scoped++
-    if (!criteriaHold(rule.criteria, lead)) continue
+    if (!criteriaHold(rule.criteria, lead) || !criteriaHold(rule.buyerCriteria, lead)) continue
     stages.criteria++
     if (!withinSchedule(rule.schedule, at)) continue
     eligible.push(rule)

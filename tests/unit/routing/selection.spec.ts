@@ -1,5 +1,4 @@
 import { test } from '@japa/runner'
-import type { ActiveRule } from '#services/routing/rule_book'
 import { normaliseLead } from '#services/quality/normalise'
 import type { LeadInput } from '#services/quality/types'
 import {
@@ -9,33 +8,13 @@ import {
   seededRandom,
   type RoutableLead,
 } from '#services/routing/selection'
+import { activeRule } from '#tests/unit/routing/active_rule'
 
 const LABEL = '00000000-0000-7000-8000-00000000000a'
 const PUBLISHER = '00000000-0000-7000-8000-00000000000b'
 const OTHER = '00000000-0000-7000-8000-00000000000c'
 
-let serial = 0
-function rule(overrides: Partial<ActiveRule> = {}): ActiveRule {
-  serial++
-  return {
-    id: `rule-${serial}`,
-    buyerId: `buyer-${serial}`,
-    environment: 'live',
-    labelIds: [],
-    publisherIds: [],
-    criteria: [],
-    priceCents: 1000,
-    payoutCents: 500,
-    currency: 'EUR',
-    returnWindowHours: 168,
-    caps: {},
-    schedule: null,
-    priority: 0,
-    weight: 1,
-    changedAt: new Date(0),
-    ...overrides,
-  }
-}
+const rule = activeRule
 
 function lead(
   overrides: Partial<LeadInput> = {},
