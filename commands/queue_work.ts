@@ -22,7 +22,7 @@ export default class QueueWork extends BaseCommand {
     // Imported once the app has booted: config files read the environment at import time.
     const { default: webhooksConfig } = await import('#config/webhooks')
     const { WebhookRuntime } = await import('#services/webhooks/runtime')
-    const { startRoutingWorker } = await import('#services/routing/routing_queue')
+    const { startSaleWorker } = await import('#services/selling/sale_worker')
     const { startAuditSealer } = await import('#services/audit/sealer_loop')
     const { startUploadWorker } = await import('#services/uploads/upload_worker')
     const { startSettlementClock } = await import('#services/money/settlement_clock')
@@ -30,7 +30,7 @@ export default class QueueWork extends BaseCommand {
     const { startRollupFolder } = await import('#services/reports/rollup_folder')
     const runtime = new WebhookRuntime({ concurrency: this.concurrency })
     await runtime.start()
-    const stopRouting = await startRoutingWorker()
+    const stopRouting = await startSaleWorker()
     const stopUploads = await startUploadWorker()
     const stopSealer = startAuditSealer()
     const stopSettlement = startSettlementClock()

@@ -8,6 +8,8 @@ export type BrandedContent = {
   subject: string
   heading: string
   paragraphs: string[]
+  /** Label and value pairs shown as a table (a lead's details), after the paragraphs. */
+  facts?: [label: string, value: string][]
   action: { label: string; url: string }
   footer?: string[]
 }
@@ -35,6 +37,7 @@ export default class BrandedMail extends BaseMail {
       .htmlView('emails/branded', {
         ...this.content,
         footer: this.content.footer ?? [],
+        facts: this.content.facts ?? [],
         brandName: this.brand.name,
         color,
         textColor: '#ffffff',
@@ -63,6 +66,11 @@ export async function sendBranded(
   }
 }
 
+/** Sends now and says why not: for a caller whose outcome is the sending (a lead e-mailed to a buyer). */
+export async function sendBrandedOrThrow(brand: Brand, content: BrandedContent) {
+  await mail.send(new BrandedMail(brand, content))
+}
+
 function senderAddress() {
   const from = mail.config.from
   if (!from) return 'no-reply@leadgate.local'
@@ -79,6 +87,8 @@ function plainText(brand: Brand, content: BrandedContent) {
     content.heading,
     '',
     ...content.paragraphs.flatMap((paragraph) => [paragraph, '']),
+    ...(content.facts ?? []).map(([label, value]) => `${label}: ${value}`),
+    ...(content.facts?.length ? [''] : []),
     `${content.action.label}: ${content.action.url}`,
     '',
     ...(content.footer ?? []),

@@ -1,4 +1,38 @@
-import { OperatorCataloguePolicy } from '#policies/operator_catalogue'
+import { BasePolicy } from '@adonisjs/bouncer'
+import type Principal from '#auth/principal'
+import { changeAllowed, deny, operatorMay } from '#policies/operator_catalogue'
 
-/** Only the operator sees or changes routing rules; publishers and buyers never do. */
-export default class RoutingRulePolicy extends OperatorCataloguePolicy {}
+/**
+ * Routing rules are the operator's: it alone creates and deletes them. A buyer reads its own
+ * (without payouts) and changes their filters, caps, schedule and status (the service refuses
+ * any other field with 403 operator_only, and answers 404 for another buyer's rule); a
+ * publisher never sees one.
+ */
+export default class RoutingRulePolicy extends BasePolicy {
+  viewList(principal: Principal) {
+    return this.ownOrOperator(principal, false)
+  }
+
+  view(principal: Principal) {
+    return this.ownOrOperator(principal, false)
+  }
+
+  create(principal: Principal) {
+    return operatorMay(principal, true)
+  }
+
+  update(principal: Principal) {
+    return this.ownOrOperator(principal, true)
+  }
+
+  delete(principal: Principal) {
+    return operatorMay(principal, true)
+  }
+
+  private ownOrOperator(principal: Principal, change: boolean) {
+    if (principal.kind === 'buyer') return changeAllowed(principal, change)
+    return principal.isOperator
+      ? changeAllowed(principal, change)
+      : deny('operator_only', 'Only the operator manages the catalogue.')
+  }
+}

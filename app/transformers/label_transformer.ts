@@ -1,4 +1,5 @@
 import type Label from '#models/label'
+import { saleSettingsToJson } from '#services/routing/sale_settings'
 
 export function labelToJson(label: Label) {
   return {
@@ -9,6 +10,7 @@ export function labelToJson(label: Label) {
     custom_host: label.customHost ?? null,
     locale: label.locale,
     time_zone: label.timeZone,
+    sale: saleSettingsToJson(label.sale),
     created_at: label.createdAt.toUTC().toISO(),
   }
 }

@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { name, pagination, slug, strictObject } from '#validators/helpers'
+import { integer, name, pagination, slug, strictObject } from '#validators/helpers'
+import { MAX_SHARED_SALES } from '#services/routing/sale_settings'
 import { PAGE_LOCALES, asciiHostname } from '#services/catalogue/label_service'
 import { isTimeZone } from '#services/reports/report_period'
 
@@ -70,6 +71,13 @@ export const updateLabelValidator = vine.create(
     custom_host: vine.string().trim().maxLength(253).use(hostnameRule()).nullable().optional(),
     locale: vine.enum(PAGE_LOCALES).optional(),
     time_zone: timeZone().optional(),
+    /** How its leads are sold (docs/selling.md); merges into what is stored. */
+    sale: strictObject({
+      max_sales: integer().range([1, MAX_SHARED_SALES]).optional(),
+      deadline_seconds: integer().range([1, 300]).optional(),
+      tmax_ms: integer().range([100, 10_000]).optional(),
+      auction: vine.enum(['first_price', 'second_price'] as const).optional(),
+    }).optional(),
   })
 )
 

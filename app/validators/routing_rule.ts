@@ -57,6 +57,24 @@ const schedule = () =>
   })
 
 const positiveCount = () => integer().range([1, 1_000_000_000])
+/** Money caps in cents; a counter is a Postgres integer, so at most €20,000,000 a period. */
+const spendCap = () => integer().range([1, 2_000_000_000])
+
+/** Every cap a rule may have; buyers set them too (their own volume and budget). */
+const caps = () =>
+  strictObject({
+    hourly: positiveCount().optional(),
+    daily: positiveCount().optional(),
+    monthly: positiveCount().optional(),
+    daily_spend_cents: spendCap().optional(),
+    monthly_spend_cents: spendCap().optional(),
+  })
+
+/** Criteria as target-audience rules have them, without an action: a lead meets them or not. */
+const criteriaList = () => vine.array(audienceCriterion({ action: false })).maxLength(MAX_CRITERIA)
+
+/** `active` sells; `paused` sells nothing until it is active again (the same as `enabled`). */
+const ruleStatus = () => vine.enum(['active', 'paused'] as const)
 
 /**
  * Fields of a rule; every one optional so PATCH can reuse them. `schedule`
@@ -65,15 +83,17 @@ const positiveCount = () => integer().range([1, 1_000_000_000])
 const ruleFields = {
   labels: vine.array(slug()).maxLength(100).distinct().optional(),
   publishers: vine.array(uuid().toLowerCase()).maxLength(500).distinct().optional(),
-  criteria: vine
-    .array(audienceCriterion({ action: false }))
-    .maxLength(MAX_CRITERIA)
-    .optional(),
-  caps: strictObject({
-    daily: positiveCount().optional(),
-    monthly: positiveCount().optional(),
-  }).optional(),
+  criteria: criteriaList().optional(),
+  buyer_criteria: criteriaList().optional(),
+  caps: caps().optional(),
   schedule: schedule().nullable().optional(),
+  status: ruleStatus().optional(),
+  /** Where its sales go: one of its buyer's destinations; null sends Leadgate's webhook. */
+  destination_id: uuid().toLowerCase().nullable().optional(),
+  mode: vine.enum(['fixed', 'ping_post'] as const).optional(),
+  exclusive: flag().optional(),
+  reserve_cents: cents().nullable().optional(),
+  payout_share_percent: integer().range([1, 100]).nullable().optional(),
   priority: integer().range([-1_000_000, 1_000_000]).optional(),
   weight: integer().range([1, 1000]).optional(),
   enabled: flag().optional(),
@@ -113,3 +133,6 @@ export const listRoutingRulesValidator = vine.create(
     environment: environment().optional(),
   })
 )
+
+/** What a buyer may change of its own rules; anything else is the operator's (403 operator_only). */
+export const BUYER_RULE_FIELDS = ['buyer_criteria', 'caps', 'schedule', 'status'] as const

@@ -7,7 +7,7 @@ import app from '@adonisjs/core/services/app'
 import emitter from '@adonisjs/core/services/emitter'
 import db from '@adonisjs/lucid/services/db'
 import services from '#config/services'
-import { startRoutingWorker } from '#services/routing/routing_queue'
+import { startSaleWorker } from '#services/selling/sale_worker'
 import { startSettlementClock } from '#services/money/settlement_clock'
 import { disableUnscopedRules } from '#tests/functional/routing/routing_support'
 
@@ -80,7 +80,7 @@ test.group('README walkthrough', (group) => {
     // Rules other specs left scoped to nobody would compete for the walkthrough's lead.
     await disableUnscopedRules()
     // Routing is the worker's job, as under `npm run up`.
-    stopWorker = await startRoutingWorker({ sweep: false })
+    stopWorker = await startSaleWorker({ sweep: false })
     // So is closing return windows (the settlement clock), every second here.
     const stopClock = startSettlementClock(1000)
     workdir = await mkdtemp(join(tmpdir(), 'leadgate-walkthrough-'))

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import { inject } from '@adonisjs/core'
 import Label, { type Branding } from '#models/label'
+import type { SaleSettingsInput } from '#services/routing/sale_settings'
 import type Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import AccessLogService from '#services/access/access_log_service'
@@ -27,6 +28,7 @@ export type UpdateLabelInput = {
   custom_host?: string | null
   locale?: PageLocale
   time_zone?: string
+  sale?: SaleSettingsInput
 }
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
@@ -129,6 +131,7 @@ export default class LabelService {
         if (host !== undefined) label.customHost = host
         if (input.locale !== undefined) label.locale = input.locale
         if (input.time_zone !== undefined) label.timeZone = input.time_zone
+        if (input.sale !== undefined) label.sale = { ...label.sale, ...input.sale }
         await label.save()
         await this.accessLog.record(
           principal.actor,

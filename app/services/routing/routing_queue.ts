@@ -140,6 +140,11 @@ export type RoutingWorkerOptions = {
   scheduleCheckMs?: number
   /** Uniform [0, 1) source for weighted choices (tests seed it). */
   random?: () => number
+  /**
+   * Sells one lead to the end (selling's sale runner, which also posts to buyers' own systems);
+   * without it a job only routes, and a lead whose buyer must be called waits in its offer.
+   */
+  sell?: (leadId: string, options: { random?: () => number }) => Promise<RoutingOutcome>
 }
 
 /**
@@ -149,6 +154,7 @@ export type RoutingWorkerOptions = {
 export async function startRoutingWorker(options: RoutingWorkerOptions = {}) {
   const prefix = options.prefix ?? routingConfig.prefix
   const routing = await app.container.make(RoutingService)
+  const sell = options.sell ?? ((leadId, opts) => routing.route(leadId, opts))
 
   const worker = new Worker<RoutingJob>(
     routingConfig.queue,
@@ -157,7 +163,7 @@ export async function startRoutingWorker(options: RoutingWorkerOptions = {}) {
       // Each lead joins its publisher's routing transaction; one lead's failure retries the job, and
       // the leads it had routed are skipped then (no longer accepted).
       const routed = await Promise.allSettled(
-        leadsOf(job).map((leadId) => routing.route(leadId, { random: options.random }))
+        leadsOf(job).map((leadId) => sell(leadId, { random: options.random }))
       )
       const failed = routed.find((result) => result.status === 'rejected')
       if (failed) throw failed.reason

@@ -3,7 +3,8 @@ import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import Buyer from '#models/buyer'
 import Label from '#models/label'
 import Publisher from '#models/publisher'
-import RoutingRule, { type Caps, type WeeklySchedule } from '#models/routing_rule'
+import Destination from '#models/destination'
+import RoutingRule, { type Caps, type SaleMode, type WeeklySchedule } from '#models/routing_rule'
 import type Principal from '#auth/principal'
 import type { Environment } from '#auth/principal'
 import ApiProblem, { type FieldError } from '#exceptions/api_problem'
@@ -17,6 +18,13 @@ export type RoutingRuleInput = {
   labels?: string[]
   publishers?: string[]
   criteria?: AudienceCriterion[]
+  buyer_criteria?: AudienceCriterion[]
+  destination_id?: string | null
+  mode?: SaleMode
+  exclusive?: boolean
+  reserve_cents?: number | null
+  payout_share_percent?: number | null
+  status?: 'active' | 'paused'
   price_cents: number
   payout_cents: number
   currency: string
@@ -31,6 +39,9 @@ export type RoutingRuleInput = {
 
 export type RoutingRulePatch = Partial<RoutingRuleInput>
 
+/** What a buyer may change of its own rules (API.md, "Selling"); the rest is the operator's. */
+const BUYER_FIELDS = new Set(['buyer_criteria', 'caps', 'schedule', 'status'])
+
 /**
  * Storage of routing rules: which buyer takes which leads at what price.
  * The rule keeps label ids; callers speak label slugs, translated here.
@@ -40,7 +51,10 @@ export default class RoutingRuleService {
   constructor(protected accessLog: AccessLogService) {}
 
   async create(principal: Principal, input: RoutingRuleInput) {
-    const labelIds = await this.resolveReferences(input, input)
+    const labelIds = await this.resolveReferences(input, input, [], {
+      buyerId: input.buyer_id,
+      mode: input.mode ?? 'fixed',
+    })
     return transaction(async (trx) => {
       const rule = await RoutingRule.create(
         {
@@ -48,6 +62,12 @@ export default class RoutingRuleService {
           labelIds: labelIds ?? [],
           publisherIds: input.publishers ?? [],
           criteria: input.criteria ?? [],
+          buyerCriteria: input.buyer_criteria ?? [],
+          destinationId: input.destination_id ?? null,
+          mode: input.mode ?? 'fixed',
+          exclusive: input.exclusive ?? true,
+          reserveCents: input.reserve_cents ?? null,
+          payoutSharePercent: input.payout_share_percent ?? null,
           priceCents: input.price_cents,
           payoutCents: input.payout_cents,
           currency: input.currency,
@@ -55,7 +75,7 @@ export default class RoutingRuleService {
           schedule: input.schedule ?? null,
           priority: input.priority ?? 0,
           weight: input.weight ?? 1,
-          enabled: input.enabled ?? true,
+          enabled: input.status !== undefined ? input.status === 'active' : (input.enabled ?? true),
           returnWindowHours: input.return_window_hours ?? null,
           environment: input.environment ?? 'live',
         },
@@ -69,6 +89,16 @@ export default class RoutingRuleService {
   async update(principal: Principal, rule: RoutingRule, patch: RoutingRulePatch) {
     const fields = Object.keys(patch)
     if (fields.length === 0) return rule
+    if (!principal.isOperator) {
+      const refused = fields.filter((field) => !BUYER_FIELDS.has(field))
+      if (refused.length > 0) {
+        throw ApiProblem.forbidden(
+          'operator_only',
+          `A buyer changes only its filters, caps, schedule and status; ${refused.join(', ')} ${refused.length === 1 ? 'is' : 'are'} the operator's.`,
+          { field: refused[0] }
+        )
+      }
+    }
     const errors: FieldError[] = []
     // A rule sells one environment's leads for good: its cap counters, its sales and the return
     // windows they run under are that environment's, and moving it would carry them across.
@@ -83,7 +113,15 @@ export default class RoutingRuleService {
       price_cents: patch.price_cents ?? rule.priceCents,
       payout_cents: patch.payout_cents ?? rule.payoutCents,
     }
-    const labelIds = await this.resolveReferences(patch, merged, errors)
+    const labelIds = await this.resolveReferences(patch, merged, errors, {
+      buyerId: patch.buyer_id ?? rule.buyerId,
+      mode: patch.mode ?? rule.mode,
+      // A rule moved to another buyer cannot keep the old buyer's destination.
+      destinationId:
+        patch.destination_id === undefined && patch.buyer_id !== undefined
+          ? rule.destinationId
+          : undefined,
+    })
     await transaction(async (trx) => {
       rule.useTransaction(trx)
       rule.merge({
@@ -91,6 +129,15 @@ export default class RoutingRuleService {
         ...(labelIds !== undefined ? { labelIds } : {}),
         ...(patch.publishers !== undefined ? { publisherIds: patch.publishers } : {}),
         ...(patch.criteria !== undefined ? { criteria: patch.criteria } : {}),
+        ...(patch.buyer_criteria !== undefined ? { buyerCriteria: patch.buyer_criteria } : {}),
+        ...(patch.destination_id !== undefined ? { destinationId: patch.destination_id } : {}),
+        ...(patch.mode !== undefined ? { mode: patch.mode } : {}),
+        ...(patch.exclusive !== undefined ? { exclusive: patch.exclusive } : {}),
+        ...(patch.reserve_cents !== undefined ? { reserveCents: patch.reserve_cents } : {}),
+        ...(patch.payout_share_percent !== undefined
+          ? { payoutSharePercent: patch.payout_share_percent }
+          : {}),
+        ...(patch.status !== undefined ? { enabled: patch.status === 'active' } : {}),
         ...(patch.price_cents !== undefined ? { priceCents: patch.price_cents } : {}),
         ...(patch.payout_cents !== undefined ? { payoutCents: patch.payout_cents } : {}),
         ...(patch.currency !== undefined ? { currency: patch.currency } : {}),
@@ -117,11 +164,17 @@ export default class RoutingRuleService {
     })
   }
 
-  /** Routing rules are the operator's margins: nobody else sees one. */
+  /**
+   * Routing rules are the operator's margins: a buyer sees only its own rules, of its
+   * credential's environment (and without payouts: the transformer), nobody else any.
+   */
   visibleTo(principal: Principal) {
     const query = RoutingRule.query()
-    if (!principal.isOperator) query.whereRaw('false')
-    return query
+    if (principal.isOperator) return query
+    if (principal.kind === 'buyer' && principal.buyerId) {
+      return query.where('buyer_id', principal.buyerId).where('environment', principal.environment)
+    }
+    return query.whereRaw('false')
   }
 
   list(
@@ -155,7 +208,11 @@ export default class RoutingRuleService {
   protected async resolveReferences(
     input: RoutingRulePatch,
     money: { price_cents: number; payout_cents: number },
-    errors: FieldError[] = []
+    errors: FieldError[] = [],
+    sale: { buyerId: string; mode: SaleMode; destinationId?: string | null } = {
+      buyerId: input.buyer_id ?? '',
+      mode: input.mode ?? 'fixed',
+    }
   ) {
     if (input.buyer_id !== undefined && !(await Buyer.find(input.buyer_id))) {
       errors.push({ field: 'buyer_id', code: 'exists', message: 'No buyer has this id.' })
@@ -189,6 +246,33 @@ export default class RoutingRuleService {
             code: 'exists',
             message: 'No publisher has this id.',
           })
+      })
+    }
+
+    const destinationId = input.destination_id ?? sale.destinationId
+    if (destinationId) {
+      const destination = await Destination.find(destinationId)
+      if (!destination || destination.buyerId !== sale.buyerId) {
+        errors.push({
+          field: 'destination_id',
+          code: 'exists',
+          message: "No destination of this rule's buyer has this id.",
+        })
+      } else if (
+        sale.mode === 'ping_post' &&
+        !(destination.kind === 'http' && destination.config.http?.ping)
+      ) {
+        errors.push({
+          field: 'mode',
+          code: 'ping_destination_required',
+          message: 'A ping-post rule sells to an http destination with a ping section.',
+        })
+      }
+    } else if (sale.mode === 'ping_post' && input.mode !== undefined) {
+      errors.push({
+        field: 'destination_id',
+        code: 'required',
+        message: 'A ping-post rule needs an http destination with a ping section.',
       })
     }
 

@@ -71,10 +71,12 @@ const MATRIX: Record<string, Access> = {
   createBuyer: OPERATOR,
   getBuyer: OPERATOR,
   updateBuyer: OPERATOR,
-  listRoutingRules: OPERATOR,
+  // A buyer reads its own rules of its environment (another's answers 404) and changes only
+  // their filters, caps, schedule and status: the example sets a price (403 operator_only).
+  listRoutingRules: { may: ['operator', 'buyer'] },
   createRoutingRule: OPERATOR,
-  getRoutingRule: OPERATOR,
-  updateRoutingRule: OPERATOR,
+  getRoutingRule: { may: ['operator', 'buyer'], refused: ['buyer X sandbox', 'buyer Y read-only'] },
+  updateRoutingRule: { may: ['operator', 'buyer'], refused: ['buyer'] },
   deleteRoutingRule: OPERATOR,
   // Buyers use the keys the operator gives them; they do not manage credentials.
   listApiKeys: PUBLISHER,

@@ -75,27 +75,42 @@ test.group('Routing rules / create and read', () => {
     response.assertStatus(201)
     const body = response.body()
     assert.deepEqual(Object.keys(body).sort(), [
+      'buyer_criteria',
       'buyer_id',
       'caps',
       'created_at',
       'criteria',
       'currency',
+      'destination_id',
       'enabled',
       'environment',
+      'exclusive',
       'id',
       'labels',
+      'mode',
       'payout_cents',
+      'payout_share_percent',
       'price_cents',
       'priority',
       'publishers',
+      'reserve_cents',
       'return_window_hours',
       'schedule',
+      'status',
       'updated_at',
       'weight',
     ])
     assert.deepEqual(body, {
       ...input,
       currency: 'EUR',
+      // Sold by Leadgate's webhook, at the rule's price, exclusively (docs/selling.md).
+      buyer_criteria: [],
+      destination_id: null,
+      mode: 'fixed',
+      exclusive: true,
+      reserve_cents: null,
+      payout_share_percent: null,
+      status: 'paused',
       // No window of its own: the buyer's applies (docs/money.md).
       return_window_hours: null,
       // Live unless asked (docs/sandbox.md).
@@ -386,29 +401,26 @@ test.group('Routing rules / validation', () => {
 })
 
 test.group('Routing rules / who may', () => {
-  test('publisher and buyer keys get 403 on the collection and 404 on a rule', async ({
+  test('a publisher key gets 403 on the collection, another buyer 404 on a rule, and neither changes it', async ({
     client,
     assert,
   }) => {
     const rule = await createRule()
     const buyer = await createBuyer()
-    const keys = [
-      await createKey({ publisherId: (await createPublisher()).id }),
-      await createKey({ buyerId: rule.buyerId }),
-    ]
+    const publisherKey = await createKey({ publisherId: (await createPublisher()).id })
+    const otherBuyerKey = await createKey({ buyerId: buyer.id })
     const before = await databaseState(
       ['routing_rules', 'access_log'],
       [{ table: 'routing_rules', id: rule.id }]
     )
 
-    for (const { secret } of keys) {
+    for (const { secret } of [publisherKey, otherBuyerKey]) {
       const create = await client
         .post('/v1/routing-rules')
         .bearerToken(secret)
         .json({ buyer_id: buyer.id, price_cents: 1, payout_cents: 1, currency: 'EUR' })
       create.assertStatus(403)
       assert.equal(create.body().code, 'operator_only')
-      ;(await client.get('/v1/routing-rules').bearerToken(secret)).assertStatus(403)
       ;(await client.get(`/v1/routing-rules/${rule.id}`).bearerToken(secret)).assertStatus(404)
       ;(
         await client
@@ -418,6 +430,10 @@ test.group('Routing rules / who may', () => {
       ).assertStatus(404)
       ;(await client.delete(`/v1/routing-rules/${rule.id}`).bearerToken(secret)).assertStatus(404)
     }
+    ;(await client.get('/v1/routing-rules').bearerToken(publisherKey.secret)).assertStatus(403)
+    const otherBuyers = await client.get('/v1/routing-rules').bearerToken(otherBuyerKey.secret)
+    otherBuyers.assertStatus(200)
+    assert.deepEqual(otherBuyers.body().data, [])
     assert.deepEqual(
       await databaseState(
         ['routing_rules', 'access_log'],
