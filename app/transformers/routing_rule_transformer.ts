@@ -37,6 +37,9 @@ export function routingRuleToJson(
   }
   if (!reader.buyer) return json
   // A buyer reads its own rules without the publisher side: who supplies them and what they earn.
-  const { payout_cents: _, payout_share_percent: __, publishers: ___, ...forBuyer } = json
+  const forBuyer: Partial<typeof json> = { ...json }
+  delete forBuyer.payout_cents
+  delete forBuyer.payout_share_percent
+  delete forBuyer.publishers
   return forBuyer
 }
