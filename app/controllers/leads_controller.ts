@@ -4,7 +4,7 @@ import LeadService, { assertFiltersAllowed } from '#services/leads/lead_service'
 import IntakeService from '#services/intake/intake_service'
 import LeadReviewService from '#services/leads/lead_review_service'
 import { leadsCsv } from '#services/leads/lead_csv'
-import { idempotencyOf, sendAnswer } from '#controllers/concerns/intake_answer'
+import { idempotencyOf, sendAnswerAfterSale } from '#controllers/concerns/intake_answer'
 import { createLeadValidator, listLeadsValidator, reviewLeadValidator } from '#validators/lead'
 
 @inject()
@@ -23,7 +23,7 @@ export default class LeadsController {
       consentMethod: 'api',
       idempotency: idempotencyOf(ctx),
     })
-    return sendAnswer(ctx, answer)
+    return sendAnswerAfterSale(ctx, answer)
   }
 
   /** The visible leads a page at a time, or with `?format=csv` all of them as a streamed CSV. */

@@ -5,7 +5,7 @@ import ApiProblem from '#exceptions/api_problem'
 import LeadService from '#services/leads/lead_service'
 import IntakeService from '#services/intake/intake_service'
 import { lookupStatus } from '#services/leads/lead_presenter'
-import { idempotencyOf, sendAnswer } from '#controllers/concerns/intake_answer'
+import { idempotencyOf, sendAnswerAfterSale } from '#controllers/concerns/intake_answer'
 import { createRequestValidator } from '#validators/lead'
 
 /** Requests from other sources (ad lead forms, spreadsheets, no-code HTTP modules): the same pipeline. */
@@ -29,7 +29,7 @@ export default class RequestsController {
         idempotency: idempotencyOf(ctx),
       }
     )
-    return sendAnswer(ctx, answer)
+    return sendAnswerAfterSale(ctx, answer)
   }
 
   async show({ params, principal, bouncer }: HttpContext) {

@@ -197,7 +197,7 @@ export default class AuditExportService {
       add('e.publisher_id = ?', principal.publisherId)
       add('e.environment = ?', principal.environment)
     } else if (principal.kind === 'buyer') {
-      add('e.lead_id IN (SELECT lead_id FROM lead_facts WHERE buyer_id = ?)', principal.buyerId)
+      add('e.lead_id IN (SELECT lead_id FROM sales WHERE buyer_id = ?)', principal.buyerId)
       add('e.environment = ?', principal.environment)
     } else if (principal.environment === 'sandbox') {
       add('e.environment = ?', 'sandbox')
@@ -222,7 +222,7 @@ export default class AuditExportService {
       )
     }
     if (filters.buyer)
-      add('e.lead_id IN (SELECT lead_id FROM lead_facts WHERE buyer_id = ?)', filters.buyer)
+      add('e.lead_id IN (SELECT lead_id FROM sales WHERE buyer_id = ?)', filters.buyer)
     return { where, params }
   }
 }

@@ -43,6 +43,8 @@ export type LeadAnswer = {
   environment: Principal['environment']
   quality_check: Evaluation['quality_check']
   reasons: Evaluation['reasons']
+  /** The sale as the publisher hears it (docs/selling.md): never to whom or at what price. */
+  sale: { status: 'pending' | 'sold' | 'unsold'; payout_cents?: number }
   created_at: string
 }
 export type Answer = StoredAnswer & { body: LeadAnswer; replayed?: boolean }
@@ -174,6 +176,9 @@ export default class IntakeService {
           environment: lead.principal.environment,
           quality_check: lead.evaluation.quality_check,
           reasons: lead.evaluation.reasons,
+          // A rejected lead is never offered; an accepted one is sold after the commit, a flagged one
+          // once its review accepts it.
+          sale: { status: lead.evaluation.outcome === 'rejected' ? 'unsold' : 'pending' },
           created_at: now.toISOString(),
         },
       }

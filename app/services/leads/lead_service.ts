@@ -122,7 +122,11 @@ export default class LeadService {
     if (principal.kind === 'publisher') {
       query.where('publisher_id', principal.publisherId ?? NOBODY)
     } else if (principal.kind === 'buyer') {
-      query.where('buyer_id', principal.buyerId ?? NOBODY)
+      // A buyer sees what it bought: a shared lead has a sale for each of its buyers.
+      query.whereIn(
+        'lead_id',
+        db.from('sales').select('lead_id').where('buyer_id', principal.buyerId ?? NOBODY)
+      )
     } else if (principal.kind === 'label_manager') {
       query.where('label_id', principal.labelId ?? NOBODY)
     }
