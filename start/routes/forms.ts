@@ -1,8 +1,6 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { middleware } from '#start/kernel'
-
-const FormsController = () => import('#controllers/forms_controller')
-const HostedFormsController = () => import('#controllers/hosted_forms_controller')
 
 const uuid = router.matchers.uuid()
 const slug = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -10,10 +8,10 @@ const slug = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 /** The "Forms" section of the API: the definitions publishers and the operator manage. */
 router
   .group(() => {
-    router.post('forms', [FormsController, 'store']).as('forms.store')
-    router.get('forms', [FormsController, 'index']).as('forms.index')
-    router.get('forms/:id', [FormsController, 'show']).where('id', uuid).as('forms.show')
-    router.patch('forms/:id', [FormsController, 'update']).where('id', uuid).as('forms.update')
+    router.post('forms', [controllers.Forms, 'store']).as('forms.store')
+    router.get('forms', [controllers.Forms, 'index']).as('forms.index')
+    router.get('forms/:id', [controllers.Forms, 'show']).where('id', uuid).as('forms.show')
+    router.patch('forms/:id', [controllers.Forms, 'update']).where('id', uuid).as('forms.update')
   })
   .prefix('/v1')
   .as('v1')
@@ -26,10 +24,10 @@ router
  */
 router
   .group(() => {
-    router.get(':slug', [HostedFormsController, 'show']).as('show')
-    router.post(':slug', [HostedFormsController, 'store']).as('store')
-    router.post(':slug/start', [HostedFormsController, 'start']).as('start')
-    router.get(':slug/thanks', [HostedFormsController, 'thanks']).as('thanks')
+    router.get(':slug', [controllers.HostedForms, 'show']).as('show')
+    router.post(':slug', [controllers.HostedForms, 'store']).as('store')
+    router.post(':slug/start', [controllers.HostedForms, 'start']).as('start')
+    router.get(':slug/thanks', [controllers.HostedForms, 'thanks']).as('thanks')
   })
   .prefix('/f')
   .where('slug', slug)

@@ -1,62 +1,55 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { middleware } from '#start/kernel'
-
-const SettlementController = () => import('#controllers/settlement_controller')
-const SettlementPoliciesController = () => import('#controllers/settlement_policies_controller')
-const LedgerAdjustmentsController = () => import('#controllers/ledger_adjustments_controller')
-const PayoutsController = () => import('#controllers/payouts_controller')
-const PayoutRunsController = () => import('#controllers/payout_runs_controller')
-const BuyerStatementsController = () => import('#controllers/buyer_statements_controller')
-const DisputesController = () => import('#controllers/disputes_controller')
 
 const uuid = router.matchers.uuid()
 
 /** The "Money" section of the API: settlement, disputes, payouts, statements (docs/money.md). */
 router
   .group(() => {
-    router.get('settlement', [SettlementController, 'show']).as('settlement.show')
+    router.get('settlement', [controllers.Settlement, 'show']).as('settlement.show')
     router
-      .post('ledger/adjustments', [LedgerAdjustmentsController, 'store'])
+      .post('ledger/adjustments', [controllers.LedgerAdjustments, 'store'])
       .as('ledger_adjustments.store')
     router
-      .get('labels/:id/settlement-policy', [SettlementPoliciesController, 'show'])
+      .get('labels/:id/settlement-policy', [controllers.SettlementPolicies, 'show'])
       .where('id', uuid)
       .as('settlement_policies.show')
     router
-      .put('labels/:id/settlement-policy', [SettlementPoliciesController, 'update'])
+      .put('labels/:id/settlement-policy', [controllers.SettlementPolicies, 'update'])
       .where('id', uuid)
       .as('settlement_policies.update')
-    router.post('payout-runs', [PayoutRunsController, 'store']).as('payout_runs.store')
-    router.get('payouts', [PayoutsController, 'index']).as('payouts.index')
-    router.get('payouts/:id', [PayoutsController, 'show']).where('id', uuid).as('payouts.show')
+    router.post('payout-runs', [controllers.PayoutRuns, 'store']).as('payout_runs.store')
+    router.get('payouts', [controllers.Payouts, 'index']).as('payouts.index')
+    router.get('payouts/:id', [controllers.Payouts, 'show']).where('id', uuid).as('payouts.show')
     router
-      .post('payouts/:id/mark-paid', [PayoutsController, 'markPaid'])
+      .post('payouts/:id/mark-paid', [controllers.Payouts, 'markPaid'])
       .where('id', uuid)
       .as('payouts.mark_paid')
     router
-      .post('payouts/:id/mark-failed', [PayoutsController, 'markFailed'])
+      .post('payouts/:id/mark-failed', [controllers.Payouts, 'markFailed'])
       .where('id', uuid)
       .as('payouts.mark_failed')
     router
-      .get('buyers/:id/statement', [BuyerStatementsController, 'show'])
+      .get('buyers/:id/statement', [controllers.BuyerStatements, 'show'])
       .where('id', uuid)
       .as('buyer_statements.show')
     router
-      .post('leads/:id/disputes', [DisputesController, 'store'])
+      .post('leads/:id/disputes', [controllers.Disputes, 'store'])
       .where('id', uuid)
       .as('disputes.store')
-    router.get('disputes', [DisputesController, 'index']).as('disputes.index')
-    router.get('disputes/:id', [DisputesController, 'show']).where('id', uuid).as('disputes.show')
+    router.get('disputes', [controllers.Disputes, 'index']).as('disputes.index')
+    router.get('disputes/:id', [controllers.Disputes, 'show']).where('id', uuid).as('disputes.show')
     router
-      .post('disputes/:id/responses', [DisputesController, 'respond'])
+      .post('disputes/:id/responses', [controllers.Disputes, 'respond'])
       .where('id', uuid)
       .as('disputes.respond')
     router
-      .post('disputes/:id/decision', [DisputesController, 'decide'])
+      .post('disputes/:id/decision', [controllers.Disputes, 'decide'])
       .where('id', uuid)
       .as('disputes.decide')
     router
-      .post('disputes/:id/withdraw', [DisputesController, 'withdraw'])
+      .post('disputes/:id/withdraw', [controllers.Disputes, 'withdraw'])
       .where('id', uuid)
       .as('disputes.withdraw')
   })

@@ -1,4 +1,5 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { middleware } from '#start/kernel'
 import { portalStack, sessionStack } from '#start/routes/portal/stacks'
 import '#start/routes/portal/account'
@@ -18,12 +19,7 @@ import '#start/routes/portal/privacy_operator'
 import '#start/routes/portal/plugins_operator'
 import '#start/routes/portal/reports'
 
-const ApiDocsController = () => import('#controllers/api_docs_controller')
-const SessionController = () => import('#controllers/session_controller')
-const PortalController = () => import('#controllers/portal_controller')
-const InvitationsController = () => import('#controllers/invitations_controller')
-
-router.get('/docs', [ApiDocsController, 'show']).as('docs')
+router.get('/docs', [controllers.ApiDocs, 'show']).as('docs')
 
 router
   .group(() => {
@@ -31,21 +27,21 @@ router
 
     router
       .group(() => {
-        router.get('login', [SessionController, 'create']).as('session.create')
-        router.post('login', [SessionController, 'store']).as('session.store')
+        router.get('login', [controllers.Session, 'create']).as('session.create')
+        router.post('login', [controllers.Session, 'store']).as('session.store')
       })
       .use(middleware.guest())
 
     // Open to anyone holding the link, signed in or not: accepting signs in as the new user.
-    router.get('invitations/:token', [InvitationsController, 'show']).as('invitations.show')
-    router.post('invitations/:token', [InvitationsController, 'store']).as('invitations.store')
+    router.get('invitations/:token', [controllers.Invitations, 'show']).as('invitations.show')
+    router.post('invitations/:token', [controllers.Invitations, 'store']).as('invitations.store')
   })
   .use(sessionStack())
 
 router
   .group(() => {
-    router.post('logout', [SessionController, 'destroy']).as('session.destroy')
+    router.post('logout', [controllers.Session, 'destroy']).as('session.destroy')
     // Every role has its own portal; /portal sends the user to its home.
-    router.get('portal', [PortalController, 'show']).as('portal.show')
+    router.get('portal', [controllers.Portal, 'show']).as('portal.show')
   })
   .use(portalStack())

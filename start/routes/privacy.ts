@@ -1,38 +1,34 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { middleware } from '#start/kernel'
-
-const MetaController = () => import('#controllers/meta_controller')
-const PrivacyRequestsController = () => import('#controllers/privacy_requests_controller')
-const ConsentWithdrawalsController = () => import('#controllers/consent_withdrawals_controller')
-const RetentionPoliciesController = () => import('#controllers/retention_policies_controller')
 
 const uuid = router.matchers.uuid()
 
 /** The "Privacy and meta" section of the API (docs/privacy.md). */
 router
   .group(() => {
-    router.get('meta', [MetaController, 'show']).as('meta.show')
-    router.get('meta/ip-ranges', [MetaController, 'ipRanges']).as('meta.ip_ranges')
+    router.get('meta', [controllers.Meta, 'show']).as('meta.show')
+    router.get('meta/ip-ranges', [controllers.Meta, 'ipRanges']).as('meta.ip_ranges')
 
     router
       .group(() => {
         router
-          .post('privacy/requests', [PrivacyRequestsController, 'store'])
+          .post('privacy/requests', [controllers.PrivacyRequests, 'store'])
           .as('privacy_requests.store')
         router
-          .get('privacy/requests/:id', [PrivacyRequestsController, 'show'])
+          .get('privacy/requests/:id', [controllers.PrivacyRequests, 'show'])
           .where('id', uuid)
           .as('privacy_requests.show')
         router
-          .post('leads/:id/consent/withdraw', [ConsentWithdrawalsController, 'store'])
+          .post('leads/:id/consent/withdraw', [controllers.ConsentWithdrawals, 'store'])
           .where('id', uuid)
           .as('consent_withdrawals.store')
         router
-          .get('labels/:id/retention', [RetentionPoliciesController, 'show'])
+          .get('labels/:id/retention', [controllers.RetentionPolicies, 'show'])
           .where('id', uuid)
           .as('retention_policies.show')
         router
-          .put('labels/:id/retention', [RetentionPoliciesController, 'update'])
+          .put('labels/:id/retention', [controllers.RetentionPolicies, 'update'])
           .where('id', uuid)
           .as('retention_policies.update')
       })

@@ -1,10 +1,6 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { middleware } from '#start/kernel'
-
-const WebhookEndpointsController = () => import('#controllers/webhook_endpoints_controller')
-const WebhookDeliveriesController = () => import('#controllers/webhook_deliveries_controller')
-const WebhookRecoveriesController = () => import('#controllers/webhook_recoveries_controller')
-const EventsController = () => import('#controllers/events_controller')
 
 const uuid = router.matchers.uuid()
 
@@ -12,57 +8,57 @@ const uuid = router.matchers.uuid()
 router
   .group(() => {
     router
-      .post('webhook-endpoints', [WebhookEndpointsController, 'store'])
+      .post('webhook-endpoints', [controllers.WebhookEndpoints, 'store'])
       .as('webhook_endpoints.store')
     router
-      .get('webhook-endpoints', [WebhookEndpointsController, 'index'])
+      .get('webhook-endpoints', [controllers.WebhookEndpoints, 'index'])
       .as('webhook_endpoints.index')
     router
-      .get('webhook-endpoints/:id', [WebhookEndpointsController, 'show'])
+      .get('webhook-endpoints/:id', [controllers.WebhookEndpoints, 'show'])
       .where('id', uuid)
       .as('webhook_endpoints.show')
     router
-      .patch('webhook-endpoints/:id', [WebhookEndpointsController, 'update'])
+      .patch('webhook-endpoints/:id', [controllers.WebhookEndpoints, 'update'])
       .where('id', uuid)
       .as('webhook_endpoints.update')
     router
-      .delete('webhook-endpoints/:id', [WebhookEndpointsController, 'destroy'])
+      .delete('webhook-endpoints/:id', [controllers.WebhookEndpoints, 'destroy'])
       .where('id', uuid)
       .as('webhook_endpoints.destroy')
     router
-      .post('webhook-endpoints/:id/rotate-secret', [WebhookEndpointsController, 'rotateSecret'])
+      .post('webhook-endpoints/:id/rotate-secret', [controllers.WebhookEndpoints, 'rotateSecret'])
       .where('id', uuid)
       .as('webhook_endpoints.rotate_secret')
     router
-      .get('webhook-endpoints/:id/deliveries', [WebhookDeliveriesController, 'forEndpoint'])
+      .get('webhook-endpoints/:id/deliveries', [controllers.WebhookDeliveries, 'forEndpoint'])
       .where('id', uuid)
       .as('webhook_endpoints.deliveries')
     router
-      .post('webhook-endpoints/:id/recover', [WebhookRecoveriesController, 'store'])
+      .post('webhook-endpoints/:id/recover', [controllers.WebhookRecoveries, 'store'])
       .where('id', uuid)
       .as('webhook_endpoints.recover')
 
     router
-      .get('webhook-deliveries', [WebhookDeliveriesController, 'index'])
+      .get('webhook-deliveries', [controllers.WebhookDeliveries, 'index'])
       .as('webhook_deliveries.index')
     router
-      .post('webhook-deliveries/retry', [WebhookDeliveriesController, 'bulkRetry'])
+      .post('webhook-deliveries/retry', [controllers.WebhookDeliveries, 'bulkRetry'])
       .as('webhook_deliveries.bulk_retry')
     router
-      .get('webhook-deliveries/:id', [WebhookDeliveriesController, 'show'])
+      .get('webhook-deliveries/:id', [controllers.WebhookDeliveries, 'show'])
       .where('id', uuid)
       .as('webhook_deliveries.show')
     router
-      .post('webhook-deliveries/:id/retry', [WebhookDeliveriesController, 'retry'])
+      .post('webhook-deliveries/:id/retry', [controllers.WebhookDeliveries, 'retry'])
       .where('id', uuid)
       .as('webhook_deliveries.retry')
 
     router
-      .get('webhook-recoveries/:id', [WebhookRecoveriesController, 'show'])
+      .get('webhook-recoveries/:id', [controllers.WebhookRecoveries, 'show'])
       .where('id', uuid)
       .as('webhook_recoveries.show')
     router
-      .post('events/:event_id/replay', [EventsController, 'replay'])
+      .post('events/:event_id/replay', [controllers.Events, 'replay'])
       .where('event_id', uuid)
       .as('events.replay')
   })

@@ -1,21 +1,18 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { portalStack, sessionStack } from '#start/routes/portal/stacks'
-
-const AccountController = () => import('#controllers/portal/account_controller')
-const PasswordResetsController = () => import('#controllers/portal/password_resets_controller')
-const UserInvitationsController = () => import('#controllers/portal/user_invitations_controller')
 
 /** A signed-in user's own account, whatever its role: password, sessions. */
 router
   .group(() => {
-    router.get('/', [AccountController, 'show']).as('show')
-    router.put('password', [AccountController, 'updatePassword']).as('password.update')
+    router.get('/', [controllers.portal.Account, 'show']).as('show')
+    router.put('password', [controllers.portal.Account, 'updatePassword']).as('password.update')
     router
-      .delete('sessions/:id', [AccountController, 'destroySession'])
+      .delete('sessions/:id', [controllers.portal.Account, 'destroySession'])
       .where('id', router.matchers.uuid())
       .as('sessions.destroy')
     router
-      .post('sessions/sign-out-others', [AccountController, 'destroyOtherSessions'])
+      .post('sessions/sign-out-others', [controllers.portal.Account, 'destroyOtherSessions'])
       .as('sessions.destroy_others')
   })
   .prefix('/account')
@@ -28,18 +25,18 @@ router
  */
 router
   .group(() => {
-    router.get('forgot-password', [PasswordResetsController, 'create']).as('create')
-    router.post('forgot-password', [PasswordResetsController, 'store']).as('store')
-    router.get('reset-password/:token', [PasswordResetsController, 'show']).as('show')
-    router.post('reset-password/:token', [PasswordResetsController, 'update']).as('update')
+    router.get('forgot-password', [controllers.portal.PasswordResets, 'create']).as('create')
+    router.post('forgot-password', [controllers.portal.PasswordResets, 'store']).as('store')
+    router.get('reset-password/:token', [controllers.portal.PasswordResets, 'show']).as('show')
+    router.post('reset-password/:token', [controllers.portal.PasswordResets, 'update']).as('update')
   })
   .as('password_reset')
   .use(sessionStack())
 
 router
   .group(() => {
-    router.get('welcome/:token', [UserInvitationsController, 'show']).as('show')
-    router.post('welcome/:token', [UserInvitationsController, 'store']).as('store')
+    router.get('welcome/:token', [controllers.portal.UserInvitations, 'show']).as('show')
+    router.post('welcome/:token', [controllers.portal.UserInvitations, 'store']).as('store')
   })
   .as('user_invitations')
   .use(sessionStack())

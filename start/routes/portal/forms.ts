@@ -1,8 +1,7 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import type { PrincipalKind } from '#auth/principal'
 import { portalStack } from '#start/routes/portal/stacks'
-
-const FormsController = () => import('#controllers/portal/forms_controller')
 
 const uuid = router.matchers.uuid()
 
@@ -13,12 +12,12 @@ const uuid = router.matchers.uuid()
 for (const role of ['operator', 'publisher'] satisfies PrincipalKind[]) {
   router
     .group(() => {
-      router.get('forms', [FormsController, 'index']).as('index')
-      router.get('forms/new', [FormsController, 'create']).as('create')
-      router.post('forms', [FormsController, 'store']).as('store')
-      router.get('forms/:id', [FormsController, 'show']).where('id', uuid).as('show')
-      router.get('forms/:id/edit', [FormsController, 'edit']).where('id', uuid).as('edit')
-      router.patch('forms/:id', [FormsController, 'update']).where('id', uuid).as('update')
+      router.get('forms', [controllers.portal.Forms, 'index']).as('index')
+      router.get('forms/new', [controllers.portal.Forms, 'create']).as('create')
+      router.post('forms', [controllers.portal.Forms, 'store']).as('store')
+      router.get('forms/:id', [controllers.portal.Forms, 'show']).where('id', uuid).as('show')
+      router.get('forms/:id/edit', [controllers.portal.Forms, 'edit']).where('id', uuid).as('edit')
+      router.patch('forms/:id', [controllers.portal.Forms, 'update']).where('id', uuid).as('update')
     })
     .prefix(`/${role}`)
     .as(`${role}.forms`)

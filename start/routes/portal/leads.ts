@@ -1,22 +1,23 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { portalStack } from '#start/routes/portal/stacks'
-
-const LeadsController = () => import('#controllers/portal/leads_controller')
-const LeadReviewsController = () => import('#controllers/portal/lead_reviews_controller')
 
 const uuid = router.matchers.uuid()
 
 /** Leads in every portal: the operator's explorer and review queue, a publisher's own, a buyer's purchases. */
 router
   .group(() => {
-    router.get('leads', [LeadsController, 'index']).as('leads.index')
-    router.get('leads/:id', [LeadsController, 'show']).where('id', uuid).as('leads.show')
-    router.get('leads/:id/proof', [LeadsController, 'proof']).where('id', uuid).as('leads.proof')
+    router.get('leads', [controllers.portal.Leads, 'index']).as('leads.index')
+    router.get('leads/:id', [controllers.portal.Leads, 'show']).where('id', uuid).as('leads.show')
     router
-      .post('leads/:id/review', [LeadReviewsController, 'store'])
+      .get('leads/:id/proof', [controllers.portal.Leads, 'proof'])
+      .where('id', uuid)
+      .as('leads.proof')
+    router
+      .post('leads/:id/review', [controllers.portal.LeadReviews, 'store'])
       .where('id', uuid)
       .as('leads.review')
-    router.get('review', [LeadReviewsController, 'index']).as('review.index')
+    router.get('review', [controllers.portal.LeadReviews, 'index']).as('review.index')
   })
   .prefix('/operator')
   .as('operator')
@@ -24,9 +25,12 @@ router
 
 router
   .group(() => {
-    router.get('leads', [LeadsController, 'index']).as('leads.index')
-    router.get('leads/:id', [LeadsController, 'show']).where('id', uuid).as('leads.show')
-    router.get('leads/:id/proof', [LeadsController, 'proof']).where('id', uuid).as('leads.proof')
+    router.get('leads', [controllers.portal.Leads, 'index']).as('leads.index')
+    router.get('leads/:id', [controllers.portal.Leads, 'show']).where('id', uuid).as('leads.show')
+    router
+      .get('leads/:id/proof', [controllers.portal.Leads, 'proof'])
+      .where('id', uuid)
+      .as('leads.proof')
   })
   .prefix('/publisher')
   .as('publisher')
@@ -35,9 +39,12 @@ router
 /** The buyer's home is its leads. */
 router
   .group(() => {
-    router.get('/', [LeadsController, 'index']).as('leads.index')
-    router.get('leads/:id', [LeadsController, 'show']).where('id', uuid).as('leads.show')
-    router.get('leads/:id/proof', [LeadsController, 'proof']).where('id', uuid).as('leads.proof')
+    router.get('/', [controllers.portal.Leads, 'index']).as('leads.index')
+    router.get('leads/:id', [controllers.portal.Leads, 'show']).where('id', uuid).as('leads.show')
+    router
+      .get('leads/:id/proof', [controllers.portal.Leads, 'proof'])
+      .where('id', uuid)
+      .as('leads.proof')
   })
   .prefix('/buyer')
   .as('buyer')

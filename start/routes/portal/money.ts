@@ -1,21 +1,27 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { portalStack } from '#start/routes/portal/stacks'
-
-const MoneyController = () => import('#controllers/portal/money_controller')
-const DisputesController = () => import('#controllers/portal/disputes_controller')
 
 const uuid = router.matchers.uuid()
 
 /** A publisher's money: its settlement, payouts and sales, and the disputes about its leads. */
 router
   .group(() => {
-    router.get('settlement', [MoneyController, 'settlement']).as('settlement.show')
-    router.get('settlement/sales.csv', [MoneyController, 'salesCsv']).as('settlement.sales')
-    router.get('payouts/:id', [MoneyController, 'payout']).where('id', uuid).as('payouts.show')
-    router.get('disputes', [DisputesController, 'index']).as('disputes.index')
-    router.get('disputes/:id', [DisputesController, 'show']).where('id', uuid).as('disputes.show')
+    router.get('settlement', [controllers.portal.Money, 'settlement']).as('settlement.show')
     router
-      .post('disputes/:id/responses', [DisputesController, 'respond'])
+      .get('settlement/sales.csv', [controllers.portal.Money, 'salesCsv'])
+      .as('settlement.sales')
+    router
+      .get('payouts/:id', [controllers.portal.Money, 'payout'])
+      .where('id', uuid)
+      .as('payouts.show')
+    router.get('disputes', [controllers.portal.Disputes, 'index']).as('disputes.index')
+    router
+      .get('disputes/:id', [controllers.portal.Disputes, 'show'])
+      .where('id', uuid)
+      .as('disputes.show')
+    router
+      .post('disputes/:id/responses', [controllers.portal.Disputes, 'respond'])
       .where('id', uuid)
       .as('disputes.respond')
   })
@@ -27,21 +33,26 @@ router
 router
   .group(() => {
     router
-      .get('leads/:id/return-window', [MoneyController, 'returnWindow'])
+      .get('leads/:id/return-window', [controllers.portal.Money, 'returnWindow'])
       .where('id', uuid)
       .as('leads.return_window')
     router
-      .post('leads/:id/disputes', [DisputesController, 'store'])
+      .post('leads/:id/disputes', [controllers.portal.Disputes, 'store'])
       .where('id', uuid)
       .as('disputes.store')
-    router.get('disputes', [DisputesController, 'index']).as('disputes.index')
-    router.get('disputes/:id', [DisputesController, 'show']).where('id', uuid).as('disputes.show')
+    router.get('disputes', [controllers.portal.Disputes, 'index']).as('disputes.index')
     router
-      .post('disputes/:id/withdraw', [DisputesController, 'withdraw'])
+      .get('disputes/:id', [controllers.portal.Disputes, 'show'])
+      .where('id', uuid)
+      .as('disputes.show')
+    router
+      .post('disputes/:id/withdraw', [controllers.portal.Disputes, 'withdraw'])
       .where('id', uuid)
       .as('disputes.withdraw')
-    router.get('statement', [MoneyController, 'statement']).as('statement.show')
-    router.get('statement/download', [MoneyController, 'statementCsv']).as('statement.download')
+    router.get('statement', [controllers.portal.Money, 'statement']).as('statement.show')
+    router
+      .get('statement/download', [controllers.portal.Money, 'statementCsv'])
+      .as('statement.download')
   })
   .prefix('/buyer')
   .as('buyer')

@@ -1,42 +1,57 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { portalStack } from '#start/routes/portal/stacks'
-
-const BuyersController = () => import('#controllers/portal/buyers_controller')
-const RoutingRulesController = () => import('#controllers/portal/routing_rules_controller')
-const LabelsController = () => import('#controllers/portal/labels_controller')
 
 const uuid = router.matchers.uuid()
 
 /** The operator's catalogue: buyers, routing rules, labels. */
 router
   .group(() => {
-    router.get('buyers', [BuyersController, 'index']).as('buyers.index')
-    router.get('buyers/new', [BuyersController, 'create']).as('buyers.create')
-    router.post('buyers', [BuyersController, 'store']).as('buyers.store')
-    router.get('buyers/:id', [BuyersController, 'show']).where('id', uuid).as('buyers.show')
-    router.patch('buyers/:id', [BuyersController, 'update']).where('id', uuid).as('buyers.update')
-
-    router.get('routing-rules', [RoutingRulesController, 'index']).as('routing_rules.index')
-    router.get('routing-rules/new', [RoutingRulesController, 'create']).as('routing_rules.create')
-    router.post('routing-rules', [RoutingRulesController, 'store']).as('routing_rules.store')
+    router.get('buyers', [controllers.portal.Buyers, 'index']).as('buyers.index')
+    router.get('buyers/new', [controllers.portal.Buyers, 'create']).as('buyers.create')
+    router.post('buyers', [controllers.portal.Buyers, 'store']).as('buyers.store')
     router
-      .get('routing-rules/:id/edit', [RoutingRulesController, 'edit'])
+      .get('buyers/:id', [controllers.portal.Buyers, 'show'])
+      .where('id', uuid)
+      .as('buyers.show')
+    router
+      .patch('buyers/:id', [controllers.portal.Buyers, 'update'])
+      .where('id', uuid)
+      .as('buyers.update')
+
+    router
+      .get('routing-rules', [controllers.portal.RoutingRules, 'index'])
+      .as('routing_rules.index')
+    router
+      .get('routing-rules/new', [controllers.portal.RoutingRules, 'create'])
+      .as('routing_rules.create')
+    router
+      .post('routing-rules', [controllers.portal.RoutingRules, 'store'])
+      .as('routing_rules.store')
+    router
+      .get('routing-rules/:id/edit', [controllers.portal.RoutingRules, 'edit'])
       .where('id', uuid)
       .as('routing_rules.edit')
     router
-      .patch('routing-rules/:id', [RoutingRulesController, 'update'])
+      .patch('routing-rules/:id', [controllers.portal.RoutingRules, 'update'])
       .where('id', uuid)
       .as('routing_rules.update')
     router
-      .delete('routing-rules/:id', [RoutingRulesController, 'destroy'])
+      .delete('routing-rules/:id', [controllers.portal.RoutingRules, 'destroy'])
       .where('id', uuid)
       .as('routing_rules.destroy')
 
-    router.get('labels', [LabelsController, 'index']).as('labels.index')
-    router.get('labels/new', [LabelsController, 'create']).as('labels.create')
-    router.post('labels', [LabelsController, 'store']).as('labels.store')
-    router.get('labels/:id/edit', [LabelsController, 'edit']).where('id', uuid).as('labels.edit')
-    router.patch('labels/:id', [LabelsController, 'update']).where('id', uuid).as('labels.update')
+    router.get('labels', [controllers.portal.Labels, 'index']).as('labels.index')
+    router.get('labels/new', [controllers.portal.Labels, 'create']).as('labels.create')
+    router.post('labels', [controllers.portal.Labels, 'store']).as('labels.store')
+    router
+      .get('labels/:id/edit', [controllers.portal.Labels, 'edit'])
+      .where('id', uuid)
+      .as('labels.edit')
+    router
+      .patch('labels/:id', [controllers.portal.Labels, 'update'])
+      .where('id', uuid)
+      .as('labels.update')
   })
   .prefix('/operator')
   .as('operator.catalogue')

@@ -1,26 +1,24 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { portalStack } from '#start/routes/portal/stacks'
-
-const PortalUsersController = () => import('#controllers/portal/users_controller')
-const PortalAccessLogController = () => import('#controllers/portal/access_log_controller')
 
 const uuid = router.matchers.uuid()
 
 /** The operator's people: every portal user, and the access log of who changed what. */
 router
   .group(() => {
-    router.get('users', [PortalUsersController, 'index']).as('users.index')
-    router.post('users', [PortalUsersController, 'store']).as('users.store')
+    router.get('users', [controllers.portal.Users, 'index']).as('users.index')
+    router.post('users', [controllers.portal.Users, 'store']).as('users.store')
     router
-      .patch('users/:id', [PortalUsersController, 'update'])
+      .patch('users/:id', [controllers.portal.Users, 'update'])
       .where('id', uuid)
       .as('users.update')
     router
-      .post('users/:id/invitation', [PortalUsersController, 'resendInvitation'])
+      .post('users/:id/invitation', [controllers.portal.Users, 'resendInvitation'])
       .where('id', uuid)
       .as('users.invitation')
 
-    router.get('access-log', [PortalAccessLogController, 'index']).as('access_log.index')
+    router.get('access-log', [controllers.portal.AccessLog, 'index']).as('access_log.index')
   })
   .prefix('/operator')
   .as('operator')

@@ -1,7 +1,6 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { portalStack } from '#start/routes/portal/stacks'
-
-const RetentionController = () => import('#controllers/portal/retention_controller')
 
 const uuid = router.matchers.uuid()
 
@@ -9,11 +8,11 @@ const uuid = router.matchers.uuid()
 router
   .group(() => {
     router
-      .get('labels/:id/retention', [RetentionController, 'edit'])
+      .get('labels/:id/retention', [controllers.portal.Retention, 'edit'])
       .where('id', uuid)
       .as('retention.edit')
     router
-      .put('labels/:id/retention', [RetentionController, 'update'])
+      .put('labels/:id/retention', [controllers.portal.Retention, 'update'])
       .where('id', uuid)
       .as('retention.update')
   })

@@ -1,9 +1,6 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import { portalStack } from '#start/routes/portal/stacks'
-
-const PublisherHomeController = () => import('#controllers/portal/publisher_home_controller')
-const PortalUsersController = () => import('#controllers/portal/users_controller')
-const PortalAccessLogController = () => import('#controllers/portal/access_log_controller')
 
 const uuid = router.matchers.uuid()
 
@@ -11,33 +8,35 @@ const uuid = router.matchers.uuid()
 router
   .group(() => {
     // Home: the onboarding wizard until the operator sets the publisher live, then its monitor.
-    router.get('/', [PublisherHomeController, 'show']).as('home')
+    router.get('/', [controllers.portal.PublisherHome, 'show']).as('home')
     router
-      .post('delivery-method', [PublisherHomeController, 'chooseDeliveryMethod'])
+      .post('delivery-method', [controllers.portal.PublisherHome, 'chooseDeliveryMethod'])
       .as('delivery_method.update')
     router
-      .post('quality-rules/confirm', [PublisherHomeController, 'confirmRules'])
+      .post('quality-rules/confirm', [controllers.portal.PublisherHome, 'confirmRules'])
       .as('quality_rules.confirm')
     router
-      .post('sandbox-key', [PublisherHomeController, 'createSandboxKey'])
+      .post('sandbox-key', [controllers.portal.PublisherHome, 'createSandboxKey'])
       .as('sandbox_key.store')
-    router.post('test-lead', [PublisherHomeController, 'sendTestLead']).as('test_lead.store')
     router
-      .post('go-live-request', [PublisherHomeController, 'requestGoLive'])
+      .post('test-lead', [controllers.portal.PublisherHome, 'sendTestLead'])
+      .as('test_lead.store')
+    router
+      .post('go-live-request', [controllers.portal.PublisherHome, 'requestGoLive'])
       .as('go_live_request.store')
 
-    router.get('users', [PortalUsersController, 'index']).as('users.index')
-    router.post('users', [PortalUsersController, 'store']).as('users.store')
+    router.get('users', [controllers.portal.Users, 'index']).as('users.index')
+    router.post('users', [controllers.portal.Users, 'store']).as('users.store')
     router
-      .patch('users/:id', [PortalUsersController, 'update'])
+      .patch('users/:id', [controllers.portal.Users, 'update'])
       .where('id', uuid)
       .as('users.update')
     router
-      .post('users/:id/invitation', [PortalUsersController, 'resendInvitation'])
+      .post('users/:id/invitation', [controllers.portal.Users, 'resendInvitation'])
       .where('id', uuid)
       .as('users.invitation')
 
-    router.get('access-log', [PortalAccessLogController, 'index']).as('access_log.index')
+    router.get('access-log', [controllers.portal.AccessLog, 'index']).as('access_log.index')
   })
   .prefix('/publisher')
   .as('publisher')

@@ -1,9 +1,7 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import transmit from '@adonisjs/transmit/services/main'
 import { portalStack } from '#start/routes/portal/stacks'
-
-const ReportsController = () => import('#controllers/portal/reports_controller')
-const LiveDashboardController = () => import('#controllers/portal/live_dashboard_controller')
 
 /**
  * Server-sent events (`/__transmit/events`, `/subscribe`, `/unsubscribe`) for signed-in portal
@@ -14,9 +12,11 @@ transmit.registerRoutes((route) => route.use(portalStack()))
 /** The operator's dashboard and its exports (the figures of GET /v1/reports/kpis and /timeseries). */
 router
   .group(() => {
-    router.get('reports', [ReportsController, 'show']).as('reports.show')
-    router.get('reports/kpis', [ReportsController, 'kpis']).as('reports.kpis')
-    router.get('reports/timeseries', [ReportsController, 'timeseries']).as('reports.timeseries')
+    router.get('reports', [controllers.portal.Reports, 'show']).as('reports.show')
+    router.get('reports/kpis', [controllers.portal.Reports, 'kpis']).as('reports.kpis')
+    router
+      .get('reports/timeseries', [controllers.portal.Reports, 'timeseries'])
+      .as('reports.timeseries')
   })
   .prefix('/operator')
   .as('operator')
@@ -25,7 +25,7 @@ router
 /** A publisher's own figures, live. */
 router
   .group(() => {
-    router.get('dashboard', [LiveDashboardController, 'show']).as('dashboard.show')
+    router.get('dashboard', [controllers.portal.LiveDashboard, 'show']).as('dashboard.show')
   })
   .prefix('/publisher')
   .as('publisher')
@@ -34,9 +34,9 @@ router
 /** A label's manager: the operator's dashboard over its label's publishers only. */
 router
   .group(() => {
-    router.get('/', [ReportsController, 'show']).as('reports.show')
-    router.get('kpis', [ReportsController, 'kpis']).as('reports.kpis')
-    router.get('timeseries', [ReportsController, 'timeseries']).as('reports.timeseries')
+    router.get('/', [controllers.portal.Reports, 'show']).as('reports.show')
+    router.get('kpis', [controllers.portal.Reports, 'kpis']).as('reports.kpis')
+    router.get('timeseries', [controllers.portal.Reports, 'timeseries']).as('reports.timeseries')
   })
   .prefix('/label_manager')
   .as('label_manager')

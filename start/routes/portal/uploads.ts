@@ -1,8 +1,7 @@
 import router from '@adonisjs/core/services/router'
+import { controllers } from '#generated/controllers'
 import type { PrincipalKind } from '#auth/principal'
 import { portalStack } from '#start/routes/portal/stacks'
-
-const UploadsController = () => import('#controllers/portal/uploads_controller')
 
 const uuid = router.matchers.uuid()
 
@@ -13,12 +12,15 @@ const uuid = router.matchers.uuid()
 for (const role of ['operator', 'publisher'] satisfies PrincipalKind[]) {
   router
     .group(() => {
-      router.get('uploads', [UploadsController, 'index']).as('index')
-      router.post('uploads', [UploadsController, 'store']).as('store')
-      router.get('uploads/:id', [UploadsController, 'show']).where('id', uuid).as('show')
-      router.get('uploads/:id/report', [UploadsController, 'report']).where('id', uuid).as('report')
+      router.get('uploads', [controllers.portal.Uploads, 'index']).as('index')
+      router.post('uploads', [controllers.portal.Uploads, 'store']).as('store')
+      router.get('uploads/:id', [controllers.portal.Uploads, 'show']).where('id', uuid).as('show')
       router
-        .post('uploads/:id/accept', [UploadsController, 'accept'])
+        .get('uploads/:id/report', [controllers.portal.Uploads, 'report'])
+        .where('id', uuid)
+        .as('report')
+      router
+        .post('uploads/:id/accept', [controllers.portal.Uploads, 'accept'])
         .where('id', uuid)
         .as('accept')
     })
