@@ -75,6 +75,7 @@ export const controllers = {
   Requests: () => import('#controllers/requests_controller'),
   RetentionPolicies: () => import('#controllers/retention_policies_controller'),
   RoutingRules: () => import('#controllers/routing_rules_controller'),
+  Sales: () => import('#controllers/sales_controller'),
   Session: () => import('#controllers/session_controller'),
   Settlement: () => import('#controllers/settlement_controller'),
   SettlementPolicies: () => import('#controllers/settlement_policies_controller'),

@@ -10,6 +10,9 @@ export type ReceivedMail = {
   parts: { headers: string; text: string; html: string }
 }
 
+/** Mail to this domain is refused at RCPT TO. */
+export const REFUSING_DOMAIN = 'refused.example'
+
 /** A real SMTP server on the port the test environment sends to. */
 export const mailbox: ReceivedMail[] = []
 let server: SMTPServer | undefined
@@ -19,6 +22,13 @@ export async function startMailbox() {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // A domain whose mailboxes refuse mail, as a real server does for an unknown recipient.
+    onRcptTo(address, _session, callback) {
+      if (address.address.endsWith(`@${REFUSING_DOMAIN}`)) {
+        return callback(Object.assign(new Error('5.1.1 No such mailbox'), { responseCode: 550 }))
+      }
+      callback()
+    },
     onData(stream, session, callback) {
       let raw = ''
       stream.on('data', (chunk) => (raw += chunk.toString()))

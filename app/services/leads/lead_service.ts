@@ -125,7 +125,10 @@ export default class LeadService {
       // A buyer sees what it bought: a shared lead has a sale for each of its buyers.
       query.whereIn(
         'lead_id',
-        db.from('sales').select('lead_id').where('buyer_id', principal.buyerId ?? NOBODY)
+        db
+          .from('sales')
+          .select('lead_id')
+          .where('buyer_id', principal.buyerId ?? NOBODY)
       )
     } else if (principal.kind === 'label_manager') {
       query.where('label_id', principal.labelId ?? NOBODY)

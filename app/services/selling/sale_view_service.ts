@@ -79,7 +79,9 @@ export default class SaleViewService {
         buyer_id: sale.buyer_id,
         destination_id: sale.destination_id,
         price_cents: sale.price_cents,
-        ...(ownBuyer ? {} : { payout_cents: sale.payout_cents, routing_rule_id: sale.routing_rule_id }),
+        ...(ownBuyer
+          ? {}
+          : { payout_cents: sale.payout_cents, routing_rule_id: sale.routing_rule_id }),
         currency: sale.currency,
         exclusive: sale.exclusive,
         buyer_lead_id: sale.buyer_lead_id,

@@ -28,11 +28,15 @@ export function waitForSale(leadId: string, seconds: number): Promise<SaleAnswer
 async function tick() {
   const waiting = [...waiters]
   try {
-    const rows: { lead_id: string; status: string; sale_status: string | null; payout_cents: number | null }[] =
-      await db
-        .from('lead_facts')
-        .whereIn('lead_id', [...new Set(waiting.map((waiter) => waiter.leadId))])
-        .select('lead_id', 'status', 'sale_status', 'payout_cents')
+    const rows: {
+      lead_id: string
+      status: string
+      sale_status: string | null
+      payout_cents: number | null
+    }[] = await db
+      .from('lead_facts')
+      .whereIn('lead_id', [...new Set(waiting.map((waiter) => waiter.leadId))])
+      .select('lead_id', 'status', 'sale_status', 'payout_cents')
     const byId = new Map(rows.map((row) => [row.lead_id, row]))
     const now = Date.now()
     for (const waiter of waiting) {
