@@ -8,7 +8,7 @@ const routingConfig = {
    * Redis key prefix of the queue. Defaults to one per database, so test runs
    * and benchmarks sharing a Redis never pick up each other's jobs.
    */
-  prefix: env.get('ROUTING_QUEUE_PREFIX') ?? `leadgate-${services.databaseName}`,
+  prefix: env.get('ROUTING_QUEUE_PREFIX') ?? services.queuePrefix,
   /** Routing jobs one worker process takes at once; they wait for their publisher's transaction, not a connection each. */
   concurrency: env.get('ROUTING_CONCURRENCY') ?? 128,
   /**

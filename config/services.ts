@@ -22,10 +22,18 @@ const adminDatabaseUrl = new URL(
 
 const redisUrl = new URL(env.get('REDIS_URL') ?? `redis://127.0.0.1:6379/${app.inTest ? 1 : 0}`)
 
+const databaseName = databaseUrl.pathname.slice(1)
+
 export default {
   databaseUrl,
   adminDatabaseUrl,
-  databaseName: databaseUrl.pathname.slice(1),
+  databaseName,
+  /**
+   * The Redis key prefix every BullMQ queue of this deployment uses unless configured: one per
+   * database, so two deployments (or a benchmark beside a development server) on one Redis never
+   * take each other's jobs, in braces so every key of a queue hashes to one Redis Cluster slot.
+   */
+  queuePrefix: `{leadgate-${databaseName}}`,
   databaseRole: decodeURIComponent(databaseUrl.username),
   redisUrl,
 }

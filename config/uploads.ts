@@ -32,7 +32,7 @@ const uploadsConfig = {
   queue: {
     name: 'uploads',
     /** One prefix per database, as routing's, so test runs and benchmarks never share jobs. */
-    prefix: env.get('UPLOAD_QUEUE_PREFIX') ?? `leadgate-${services.databaseName}`,
+    prefix: env.get('UPLOAD_QUEUE_PREFIX') ?? services.queuePrefix,
     /** A worker that died holds its job until the lock lapses; the stalled check hands it on. */
     lockSeconds: env.get('UPLOAD_LOCK_SECONDS') ?? 30,
     stalledIntervalSeconds: env.get('UPLOAD_STALLED_INTERVAL_SECONDS') ?? 15,

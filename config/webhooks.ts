@@ -2,6 +2,7 @@ import net from 'node:net'
 import app from '@adonisjs/core/services/app'
 import string from '@adonisjs/core/helpers/string'
 import env from '#start/env'
+import services from '#config/services'
 
 /** `"5s"`, `"30m"`, `"2h"` or plain milliseconds. */
 function duration(text: string | undefined, fallback: string | number) {
@@ -34,8 +35,8 @@ const STANDARD_SCHEDULE = ['0', '5s', '5m', '30m', '2h', '5h', '10h', '14h', '20
 const webhooksConfig = {
   queue: {
     name: 'webhook-deliveries',
-    /** Redis key prefix of the BullMQ queue; parallel test runs keep apart with their own. */
-    prefix: env.get('WEBHOOK_QUEUE_PREFIX') ?? (app.inTest ? 'leadgate-test' : 'leadgate'),
+    /** Redis key prefix of the BullMQ queue: the deployment's own (config/services.ts). */
+    prefix: env.get('WEBHOOK_QUEUE_PREFIX') ?? services.queuePrefix,
     /** Deliveries in flight per worker process. */
     concurrency: env.get('WEBHOOK_CONCURRENCY') ?? 64,
     /** BullMQ lock on an active job; a crashed worker's job is taken over after it lapses. */
