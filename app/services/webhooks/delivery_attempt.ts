@@ -39,7 +39,10 @@ export type ClaimedDelivery = {
 }
 
 export type Claim =
-  { kind: 'claimed'; delivery: ClaimedDelivery } | { kind: 'busy'; until: Date } | { kind: 'gone' }
+  | { kind: 'claimed'; delivery: ClaimedDelivery }
+  | { kind: 'busy'; until: Date }
+  | { kind: 'gone' }
+  | { kind: 'foreign' }
 
 /**
  * Takes the lease on attempt `attempt` of a delivery. Only one worker holds
@@ -55,13 +58,15 @@ export async function claimDelivery(
   if (claimed) return { kind: 'claimed', delivery: claimed }
 
   const held = await db.rawQuery(
-    `SELECT locked_until FROM webhook_deliveries
-      WHERE id = ? AND attempt_count = ? AND status IN ('pending', 'failed') AND locked_until >= ?`,
-    [deliveryId, attempt - 1, now]
+    `SELECT locked_until, attempt_count = ? AND status IN ('pending', 'failed')
+            AND locked_until >= ? AS busy
+       FROM webhook_deliveries WHERE id = ?`,
+    [attempt - 1, now, deliveryId]
   )
-  return held.rows[0]
-    ? { kind: 'busy', until: new Date(held.rows[0].locked_until) }
-    : { kind: 'gone' }
+  const row = held.rows[0]
+  // No such delivery here: the job is another deployment's that shares this Redis, not done work.
+  if (!row) return { kind: 'foreign' }
+  return row.busy ? { kind: 'busy', until: new Date(row.locked_until) } : { kind: 'gone' }
 }
 
 const CLAIM_COLUMNS: Column[] = [

@@ -42,6 +42,19 @@ export function bodyOf(payload: ClaimedDelivery['payload']) {
 }
 
 /**
+ * A job naming a delivery this database does not hold: a queue shared with another deployment
+ * (configure its own `WEBHOOK_QUEUE_PREFIX`). It fails loudly and stays in the failed set; it
+ * is never completed as if it had been sent.
+ */
+export class ForeignDelivery extends Error {
+  constructor(deliveryId: string) {
+    super(
+      `Delivery ${deliveryId} is not in this database: the webhook queue is shared with another deployment`
+    )
+  }
+}
+
+/**
  * Sends one attempt of one delivery. Waiting for the rate limit or another
  * worker's lease moves the job back to delayed; an open circuit or an earlier
  * event of the same lead (FIFO) hands the delivery back to Postgres, where
@@ -61,6 +74,7 @@ export default class WebhookDeliveryJob {
     const now = new Date()
     const claim = await claimDelivery(deliveryId, attempt, now)
     if (claim.kind === 'gone') return 'nothing_to_do'
+    if (claim.kind === 'foreign') throw new ForeignDelivery(deliveryId)
     if (claim.kind === 'busy') return this.later(job, token, claim.until.getTime() - now.getTime())
     const delivery = claim.delivery
 
