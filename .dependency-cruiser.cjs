@@ -42,6 +42,24 @@ module.exports = {
       to: { path: '^app/services/webhooks/fan_out\\.ts$' },
     },
     {
+      name: 'plugins-behind-contract',
+      severity: 'error',
+      comment:
+        'An adapter (plugins/<name>/) imports of Leadgate only plugins/contract.ts (npm packages aside): what it needs, HTTP included, comes on its PluginContext.',
+      from: { path: '^plugins/([^/]+)/' },
+      to: {
+        path: '^(app|bench|bin|commands|config|database|providers|start|tests|plugins)/',
+        pathNot: ['^plugins/contract\\.ts$', '^plugins/$1/'],
+      },
+    },
+    {
+      name: 'contract-stands-alone',
+      severity: 'error',
+      comment: 'The contract is what adapters build against: it imports nothing of Leadgate.',
+      from: { path: '^plugins/contract\\.ts$' },
+      to: { path: '^(app|bench|bin|commands|config|database|providers|start|tests|plugins)/' },
+    },
+    {
       name: 'production-without-bench',
       severity: 'error',
       comment: 'app/ holds only what production runs; benchmark code lives in bench/.',

@@ -48,6 +48,25 @@ export default configApp(
     },
   },
   {
+    name: 'Leadgate: the engine never reads the HTTP context',
+    files: ['app/services/**/*.ts'],
+    // A service takes a Principal and plain input (docs/architecture.md); the edge reads the request.
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@adonisjs/core/http',
+              message:
+                'Services never read the HTTP context: take a Principal and plain input from the controller.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     name: 'Leadgate: tests',
     files: ['tests/**/*.ts'],
     // An assertion's subject is often one field of an answer: `(await client.get(url)).body()`.

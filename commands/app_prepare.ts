@@ -2,7 +2,8 @@ import { BaseCommand, flags } from '@adonisjs/core/ace'
 import type { CommandOptions } from '@adonisjs/core/types/ace'
 import { appUrl } from '#config/app'
 import DatabaseSetupService from '#services/platform/database_setup_service'
-import DemoSeedService from '#services/platform/demo_seed_service'
+import db from '@adonisjs/lucid/services/db'
+import DemoSeeder from '#database/seeders/demo_seeder'
 import ServiceCheckService, { ServiceUnavailable } from '#services/platform/service_check_service'
 
 export default class AppPrepare extends BaseCommand {
@@ -36,8 +37,7 @@ export default class AppPrepare extends BaseCommand {
     )
     if (!this.seed) return
 
-    const seeder = await this.app.container.make(DemoSeedService)
-    const { login, logins, apiKey } = await seeder.run()
+    const { login, logins, apiKey } = await new DemoSeeder(db.connection()).seed()
     const sticker = this.ui
       .sticker()
       .add(`Leadgate is ready at ${appUrl}`)

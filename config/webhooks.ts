@@ -101,8 +101,9 @@ const webhooksConfig = {
     probeIntervalMs: duration(env.get('WEBHOOK_PROBE_INTERVAL'), '1h'),
     /**
      * A healthy endpoint's `last_success_at` is written at most this often: at 300 leads/s
-     * a write per endpoint a second was more transactions than routing's (BENCHMARKS.md,
-     * Routing, 2026-11-28). An outage ending or a circuit closing is written at once.
+     * a write per endpoint a second was more transactions than routing's
+     * (docs/benchmarks/routing.md, 2026-11-28). An outage ending or a circuit closing is
+     * written at once.
      */
     lastSuccessEveryMs: duration(env.get('WEBHOOK_LAST_SUCCESS_EVERY'), '10s'),
   },

@@ -1,9 +1,10 @@
 /**
- * The contract every integration adapter implements. An adapter lives in
- * plugins/<name>/index.ts and default-exports a LeadgatePlugin. The runtime
- * (app/services/plugins/) calls `handle` once per delivery, through the
- * webhooks' delivery job, so retries, backoff, health, the delivery log and
- * replay are the same as a webhook's (docs/plugins.md).
+ * The contract every integration adapter implements, and all an adapter may
+ * import of Leadgate (npm packages aside; `npm run lint` checks it). An
+ * adapter lives in plugins/<name>/index.ts and default-exports a
+ * LeadgatePlugin. The runtime (app/services/plugins/) calls `handle` once per
+ * delivery, through the webhooks' delivery job, so retries, backoff, health,
+ * the delivery log and replay are the same as a webhook's (docs/plugins.md).
  */
 export type PluginKind = 'crm' | 'call_tracking' | 'notification' | 'other'
 
@@ -54,9 +55,33 @@ export interface PluginEvent {
 /** The lead as the operator sees it (`GET /v1/leads/{id}`). */
 export type PluginLead = Record<string, unknown> & { id: string }
 
+/** One JSON request to the remote system. */
+export type PluginRequest = {
+  /** GET without a body, POST with one, unless named. */
+  method?: string
+  headers?: Record<string, string>
+  /** Sent as JSON. */
+  body?: unknown
+  /** Sent form-encoded instead. */
+  form?: URLSearchParams
+}
+
+/**
+ * The adapter's way out to the remote system. The URL is the operator's setting or the remote's
+ * answer, so every call is dialled under the webhooks' SSRF policy, with a timeout: an attempt
+ * never hangs a worker. A non-2xx answer (or none) throws PluginFailure with the status and
+ * Retry-After, which the delivery job turns into its retry decision like a webhook receiver's.
+ */
+export interface PluginHttp {
+  /** The answer's JSON (null for an empty body). */
+  json(url: string, request?: PluginRequest): Promise<any>
+}
+
 export interface PluginContext {
   /** The installation's settings, secrets decrypted. */
   settings: Record<string, unknown>
+  /** Calls the remote system (call it only through this). */
+  http: PluginHttp
   labelId: string
   environment: 'live' | 'sandbox'
   /** Reads the event's lead (contact included); null when it is not this label's. */
@@ -104,4 +129,24 @@ export interface LeadgatePlugin {
   handle(event: PluginEvent, context: PluginContext): Promise<void>
   /** "Test connection": checks the settings against the remote system, changing nothing there. */
   testConnection?(context: PluginContext): Promise<{ ok: boolean; detail: string }>
+}
+
+/** The value at a dotted path of the lead (`contact.email`, `attributes.kwh`). */
+export function valueAt(lead: Record<string, unknown>, path: string): unknown {
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) => (value && typeof value === 'object' ? (value as any)[key] : undefined),
+      lead
+    )
+}
+
+/** Remote fields from a mapping setting (remote name → lead path); empty values are left out. */
+export function mapFields(lead: Record<string, unknown>, mapping: Record<string, string>) {
+  const fields: Record<string, string> = {}
+  for (const [remote, path] of Object.entries(mapping)) {
+    const value = valueAt(lead, path)
+    if (value !== undefined && value !== null && value !== '') fields[remote] = String(value)
+  }
+  return fields
 }

@@ -1,5 +1,5 @@
 import type { ApplicationService } from '@adonisjs/core/types'
-import { PluginRegistry } from '#plugins/registry'
+import { PluginRegistry } from '#services/plugins/plugin_registry'
 
 /**
  * Discovers the integration adapters under plugins/ at boot and registers

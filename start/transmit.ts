@@ -13,11 +13,18 @@
 */
 import type { HttpContext } from '@adonisjs/core/http'
 import transmit from '@adonisjs/transmit/services/main'
-import { mayHearPublisher, watchLiveAccess } from '#services/reports/live_access'
+import type User from '#models/user'
+import { mayHearPublisher, subscribed, watchLiveAccess } from '#services/reports/live_access'
 
 transmit.authorize<{ id: string }>('publishers/:id/live', (ctx: HttpContext, { id }) =>
   mayHearPublisher(ctx.principal, id)
 )
 
-// Authorised at subscribe, and again every few seconds while the stream is open.
+// Authorised at subscribe, and again every few seconds while the stream is open: the engine is
+// told who subscribed, never handed the request.
+transmit.on('subscribe', ({ uid, channel, context }) => {
+  const ctx = context as HttpContext
+  const user = ctx.auth?.user as User | undefined
+  subscribed(uid, channel, user ? { userId: user.id, sessionId: ctx.session.sessionId } : null)
+})
 watchLiveAccess()

@@ -1,5 +1,9 @@
-import { PluginFailure, type LeadgatePlugin, type PluginContext } from '#plugins/contract'
-import { mapFields, vendorJson } from '#plugins/vendor_http'
+import {
+  PluginFailure,
+  mapFields,
+  type LeadgatePlugin,
+  type PluginContext,
+} from '#plugins/contract'
 
 /** CRM API v3 (the legacy-stable path; the dated 2026-03 path takes the same body). */
 const UPSERT_PATH = '/crm/v3/objects/contacts/batch/upsert'
@@ -109,10 +113,12 @@ const plugin: LeadgatePlugin = {
     const properties = mapFields(lead, settings.field_mapping)
     const email = properties.email
     if (!email) return
-    const answer = await vendorJson(`${settings.api_base}${UPSERT_PATH}`, {
-      headers: headersOf(settings),
-      body: { inputs: [{ idProperty: 'email', id: email, properties }] },
-    }).catch(withHubspotRetry)
+    const answer = await context.http
+      .json(`${settings.api_base}${UPSERT_PATH}`, {
+        headers: headersOf(settings),
+        body: { inputs: [{ idProperty: 'email', id: email, properties }] },
+      })
+      .catch(withHubspotRetry)
     const contact = answer?.results?.[0]
     if (!contact?.id) throw new PluginFailure('HubSpot answered without a contact id')
     await context.recordSync(leadId, String(contact.id), { object: 'contact', event: event.type })
@@ -120,7 +126,7 @@ const plugin: LeadgatePlugin = {
 
   async testConnection(context) {
     const settings = settingsOf(context)
-    await vendorJson(`${settings.api_base}/crm/v3/objects/contacts?limit=1`, {
+    await context.http.json(`${settings.api_base}/crm/v3/objects/contacts?limit=1`, {
       headers: headersOf(settings),
     })
     return { ok: true, detail: 'HubSpot accepted the token.' }

@@ -1,5 +1,9 @@
-import { PluginFailure, type LeadgatePlugin, type PluginContext } from '#plugins/contract'
-import { mapFields, vendorJson } from '#plugins/vendor_http'
+import {
+  PluginFailure,
+  mapFields,
+  type LeadgatePlugin,
+  type PluginContext,
+} from '#plugins/contract'
 
 type PipedriveSettings = {
   api_token: string
@@ -12,11 +16,14 @@ function settingsOf(context: PluginContext) {
 }
 
 /** Pipedrive takes the token as a header (`x-api-token`), which keeps it out of URLs and logs. */
-function call(settings: PipedriveSettings, path: string, body?: unknown) {
-  return vendorJson(`${settings.api_base}${path}`, {
-    headers: { 'x-api-token': settings.api_token },
-    body,
-  }).catch(withPipedriveRetry)
+function call(context: PluginContext, path: string, body?: unknown) {
+  const settings = settingsOf(context)
+  return context.http
+    .json(`${settings.api_base}${path}`, {
+      headers: { 'x-api-token': settings.api_token },
+      body,
+    })
+    .catch(withPipedriveRetry)
 }
 
 /** A burst-limit 429 says when the window resets in `x-ratelimit-reset` (seconds) when Retry-After is absent. */
@@ -30,23 +37,23 @@ function withPipedriveRetry(error: unknown): never {
 /** The lead's title carries the Leadgate id: how a replay finds the lead it made before. */
 const titleOf = (leadId: string) => `Leadgate ${leadId}`
 
-async function findPerson(settings: PipedriveSettings, email: string) {
+async function findPerson(context: PluginContext, email: string) {
   const query = new URLSearchParams({ term: email, fields: 'email', exact_match: 'true' })
-  const found = await call(settings, `/api/v2/persons/search?${query}`)
+  const found = await call(context, `/api/v2/persons/search?${query}`)
   const id = found?.data?.items?.[0]?.item?.id
   return id === undefined ? null : Number(id)
 }
 
-async function findLead(settings: PipedriveSettings, leadId: string) {
+async function findLead(context: PluginContext, leadId: string) {
   const query = new URLSearchParams({ term: leadId, fields: 'title', exact_match: 'false' })
-  const found = await call(settings, `/v1/leads/search?${query}`)
+  const found = await call(context, `/v1/leads/search?${query}`)
   const item = found?.data?.items?.find((entry: any) => entry?.item?.title === titleOf(leadId))
   return item ? String(item.item.id) : null
 }
 
-async function createPerson(settings: PipedriveSettings, fields: Record<string, string>) {
+async function createPerson(context: PluginContext, fields: Record<string, string>) {
   const { name, email, phone, ...custom } = fields
-  const created = await call(settings, '/api/v2/persons', {
+  const created = await call(context, '/api/v2/persons', {
     name: name ?? email,
     emails: [{ value: email, primary: true, label: 'work' }],
     ...(phone ? { phones: [{ value: phone, primary: true, label: 'mobile' }] } : {}),
@@ -55,8 +62,8 @@ async function createPerson(settings: PipedriveSettings, fields: Record<string, 
   return Number(created?.data?.id)
 }
 
-async function createLead(settings: PipedriveSettings, leadId: string, personId: number) {
-  const created = await call(settings, '/v1/leads', { title: titleOf(leadId), person_id: personId })
+async function createLead(context: PluginContext, leadId: string, personId: number) {
+  const created = await call(context, '/v1/leads', { title: titleOf(leadId), person_id: personId })
   return created?.data?.id ? String(created.data.id) : null
 }
 
@@ -111,11 +118,11 @@ const plugin: LeadgatePlugin = {
     const email = fields.email
     await context.exclusive(`person:${email.toLowerCase()}`, async () => {
       if (await context.previousSync(leadId)) return
-      const personId = (await findPerson(settings, email)) ?? (await createPerson(settings, fields))
+      const personId = (await findPerson(context, email)) ?? (await createPerson(context, fields))
       if (!Number.isFinite(personId)) throw new PluginFailure('Pipedrive made no person')
 
       const pipedriveLead =
-        (await findLead(settings, leadId)) ?? (await createLead(settings, leadId, personId))
+        (await findLead(context, leadId)) ?? (await createLead(context, leadId, personId))
       if (!pipedriveLead) throw new PluginFailure('Pipedrive made no lead')
       await context.recordSync(leadId, String(pipedriveLead), {
         object: 'lead',
@@ -125,7 +132,7 @@ const plugin: LeadgatePlugin = {
   },
 
   async testConnection(context) {
-    await call(settingsOf(context), '/v1/users/me')
+    await call(context, '/v1/users/me')
     return { ok: true, detail: 'Pipedrive accepted the token.' }
   },
 }

@@ -1,6 +1,11 @@
 import { SignJWT, importPKCS8 } from 'jose'
-import { PluginFailure, type LeadgatePlugin, type PluginContext } from '#plugins/contract'
-import { mapFields, vendorJson } from '#plugins/vendor_http'
+import {
+  PluginFailure,
+  mapFields,
+  type LeadgatePlugin,
+  type PluginContext,
+  type PluginHttp,
+} from '#plugins/contract'
 
 type SalesforceSettings = {
   client_id: string
@@ -31,7 +36,11 @@ function settingsOf(context: PluginContext) {
  * app's certificate key (iss = consumer key, sub = user, aud = login URL,
  * three minutes), exchanged for an access token and the org's instance URL.
  */
-async function session(settings: SalesforceSettings, fresh = false): Promise<Session> {
+async function session(
+  settings: SalesforceSettings,
+  http: PluginHttp,
+  fresh = false
+): Promise<Session> {
   const cacheKey = `${settings.login_url}|${settings.client_id}|${settings.username}`
   const known = sessions.get(cacheKey)
   if (known && !fresh && known.expiresAt > Date.now()) return known
@@ -43,7 +52,7 @@ async function session(settings: SalesforceSettings, fresh = false): Promise<Ses
     .setAudience(settings.login_url)
     .setExpirationTime('3m')
     .sign(key)
-  const answer = await vendorJson(`${settings.login_url}/services/oauth2/token`, {
+  const answer = await http.json(`${settings.login_url}/services/oauth2/token`, {
     form: new URLSearchParams({
       grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
       assertion,
@@ -61,12 +70,16 @@ async function session(settings: SalesforceSettings, fresh = false): Promise<Ses
 }
 
 /** Calls with the session; an expired one (401) is renewed once. */
-async function withSession(settings: SalesforceSettings, call: (current: Session) => Promise<any>) {
+async function withSession(
+  settings: SalesforceSettings,
+  http: PluginHttp,
+  call: (current: Session) => Promise<any>
+) {
   try {
-    return await call(await session(settings))
+    return await call(await session(settings, http))
   } catch (error) {
     if (!(error instanceof PluginFailure) || error.details.status !== 401) throw error
-    return call(await session(settings, true))
+    return call(await session(settings, http, true))
   }
 }
 
@@ -77,13 +90,14 @@ async function withSession(settings: SalesforceSettings, call: (current: Session
  */
 export async function upsertLeads(
   settings: SalesforceSettings,
+  http: PluginHttp,
   records: Record<string, string>[]
 ): Promise<{ id: string; created: boolean }[]> {
   const results: { id: string; created: boolean }[] = []
   for (let start = 0; start < records.length; start += COLLECTION_LIMIT) {
     const chunk = records.slice(start, start + COLLECTION_LIMIT)
-    const answer = await withSession(settings, (current) =>
-      vendorJson(
+    const answer = await withSession(settings, http, (current) =>
+      http.json(
         `${current.instanceUrl}/services/data/${settings.api_version}/composite/sobjects/Lead/${settings.external_id_field}`,
         {
           method: 'PATCH',
@@ -186,14 +200,14 @@ const plugin: LeadgatePlugin = {
       ...mapFields(lead, settings.field_mapping),
       [settings.external_id_field]: leadId,
     }
-    const [result] = await upsertLeads(settings, [record])
+    const [result] = await upsertLeads(settings, context.http, [record])
     await context.recordSync(leadId, result.id, { object: 'Lead', created: result.created })
   },
 
   async testConnection(context) {
     const settings = settingsOf(context)
-    await withSession(settings, (current) =>
-      vendorJson(`${current.instanceUrl}/services/data/${settings.api_version}/limits`, {
+    await withSession(settings, context.http, (current) =>
+      context.http.json(`${current.instanceUrl}/services/data/${settings.api_version}/limits`, {
         headers: { authorization: `Bearer ${current.accessToken}` },
       })
     )

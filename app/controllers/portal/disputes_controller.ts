@@ -8,13 +8,8 @@ import { ownerDirectory } from '#services/catalogue/owner_directory'
 import { audienceOf } from '#services/leads/lead_service'
 import DisputeReader, { type DisputeFilters } from '#services/money/dispute_reader'
 import DisputeService from '#services/money/dispute_service'
-import {
-  ALLOWED_FILE_TYPES,
-  type ReceivedFile,
-  acceptFiles,
-  fileTooLarge,
-  tooManyFiles,
-} from '#services/money/dispute_files'
+import { ALLOWED_FILE_TYPES, acceptFiles } from '#services/money/dispute_files'
+import { readDisputeAnswer } from '#services/money/dispute_answer_stream'
 import { DISPUTE_STATUSES, OPEN_STATUSES } from '#services/money/dispute_rules'
 import { returnWindowOf } from '#services/money/portal_sales'
 import { decodeCursor } from '#services/sql/cursor_pagination'
@@ -136,8 +131,8 @@ export default class DisputesController {
 
   /**
    * POST /publisher/disputes/{id}/responses: the publisher's answer with its files. The page
-   * sends it as one `application/octet-stream` body (`readAnswer` below), read as it streams in
-   * with the API's limits: a portal route takes no multipart body (api_request_middleware.ts),
+   * sends it as one `application/octet-stream` body (`readDisputeAnswer`, in the money domain),
+   * read as it streams in with the API's limits: a portal route takes no multipart body (api_request_middleware.ts),
    * and nothing is parked in the temp folder. The page sent it itself, so the answer is JSON:
    * where to go next, or the problem with its message by field.
    */
@@ -155,7 +150,7 @@ export default class DisputesController {
           'Send the answer as the dispute page sends it (application/octet-stream).'
         )
       }
-      const answer = await readAnswer(request.request)
+      const answer = await readDisputeAnswer(request.request)
       const { text } = await respondToDisputeValidator.validate({ text: answer.text })
       await this.disputes.respond(principal, params.id, { text, files: acceptFiles(answer.files) })
       session.flash('notice', { severity: 'success', summary: 'Answer sent' })
@@ -185,93 +180,6 @@ export default class DisputesController {
     session.flash('notice', { severity: 'success', summary: 'Return withdrawn' })
     return response.redirect().toPath(disputePath(principal, params.id))
   }
-}
-
-/** The answer's manifest, before its files: the text, and each file's name, type and size. */
-type Manifest = { text?: unknown; files?: unknown }
-
-/** A manifest carries the text (5,000 characters) and a few names: 64 KB is plenty. */
-const MAX_MANIFEST_BYTES = 64 * 1024
-
-function malformed() {
-  return ApiProblem.badRequest(
-    'malformed_answer',
-    'Send the answer as the dispute page does: a JSON line with the text and the files, then the files.'
-  )
-}
-
-/** The files the manifest announces, refused as the API refuses them before any is read. */
-function announcedFiles(manifest: Manifest) {
-  const { maxFiles, maxFileBytes } = moneyConfig.disputes
-  if (!Array.isArray(manifest.files)) throw malformed()
-  if (manifest.files.length > maxFiles) throw tooManyFiles()
-  return manifest.files.map((file: unknown, index) => {
-    const { name, type, size } = (file ?? {}) as Record<string, unknown>
-    if (typeof name !== 'string' || !Number.isSafeInteger(size)) throw malformed()
-    if ((size as number) > maxFileBytes) throw fileTooLarge(name)
-    if ((size as number) < 1) {
-      throw ApiProblem.unprocessable([
-        { field: `attachments.${index}`, code: 'empty_file', message: 'The file is empty.' },
-      ])
-    }
-    return { name, type: typeof type === 'string' ? type : null, size: size as number }
-  })
-}
-
-/**
- * Reads the page's answer as it streams in: one line of JSON (`{text, files: [{name, type,
- * size}]}`), then each file's bytes, back to back, exactly as many as announced. What the
- * manifest announces is refused before a file is read (too many, too large, empty); a body
- * longer or shorter than announced is malformed.
- */
-async function readAnswer(body: AsyncIterable<Buffer>) {
-  const head: Buffer[] = []
-  let headBytes = 0
-  let manifest: Manifest | null = null
-  let announced: ReturnType<typeof announcedFiles> = []
-  const files: ReceivedFile[] = []
-  let pieces: Buffer[] = []
-  let got = 0
-  const take = (chunk: Buffer) => {
-    let rest = chunk
-    while (rest.length > 0) {
-      const file = announced[files.length]
-      if (!file) throw malformed()
-      const piece = rest.subarray(0, file.size - got)
-      pieces.push(piece)
-      got += piece.length
-      rest = rest.subarray(piece.length)
-      if (got === file.size) {
-        files.push({ filename: file.name, declaredType: file.type, content: Buffer.concat(pieces) })
-        pieces = []
-        got = 0
-      }
-    }
-  }
-  for await (const chunk of body) {
-    if (manifest) {
-      take(chunk)
-      continue
-    }
-    const end = chunk.indexOf(10)
-    headBytes += end === -1 ? chunk.length : end
-    if (headBytes > MAX_MANIFEST_BYTES) throw malformed()
-    if (end === -1) {
-      head.push(chunk)
-      continue
-    }
-    head.push(chunk.subarray(0, end))
-    try {
-      manifest = JSON.parse(Buffer.concat(head).toString('utf8')) as Manifest
-    } catch {
-      throw malformed()
-    }
-    if (manifest === null || typeof manifest !== 'object') throw malformed()
-    announced = announcedFiles(manifest)
-    take(chunk.subarray(end + 1))
-  }
-  if (!manifest || files.length !== announced.length) throw malformed()
-  return { text: manifest.text, files }
 }
 
 function disputePath(principal: Principal, id: string) {

@@ -235,7 +235,7 @@ export default class IntakeService {
    * (`asRecordset`), so the text is the same for a group of one lead or of
    * `STORE_CHUNK`: it runs as a prepared statement of the publisher's schema,
    * parsed and planned once per connection instead of for every group
-   * (BENCHMARKS.md, Lead intake, "the intake write prepared"). An upload's
+   * (docs/benchmarks/intake.md, "the intake write prepared"). An upload's
    * large batch takes several statements.
    */
   private async store(trx: TransactionClientContract, leads: EvaluatedLead[]) {

@@ -5,6 +5,7 @@ import Principal from '#auth/principal'
 import { PluginFailure, type PluginContext, type PluginManifest } from '#plugins/contract'
 import type LeadService from '#services/leads/lead_service'
 import type AccessLogService from '#services/access/access_log_service'
+import { pluginHttp } from '#services/plugins/plugin_http'
 import { openSecrets, withDefaults } from '#services/plugins/plugin_settings'
 
 /** A `plugin_installations` row. */
@@ -23,8 +24,8 @@ export type InstallationRow = {
 
 /**
  * How long `exclusive` holds its lock at most, and how long another delivery waits for it. Vendor
- * calls time out after 10 s (plugins/vendor_http.ts), so a find-then-create of a few calls ends
- * well inside the lease; only a holder that died keeps the lock this long.
+ * calls time out after 10 s (plugin_http.ts), so a find-then-create of a few calls ends well
+ * inside the lease; only a holder that died keeps the lock this long.
  */
 const EXCLUSIVE_LEASE_MS = 60_000
 const EXCLUSIVE_WAIT_MS = 30_000
@@ -45,8 +46,9 @@ function pluginPrincipal(installation: InstallationRow) {
 }
 
 /**
- * What an adapter gets besides the event: its settings (secrets opened), its
- * label's leads and nobody else's, and the write-back of what it synced.
+ * What an adapter gets besides the event: its settings (secrets opened), the
+ * HTTP client for its remote, its label's leads and nobody else's, and the
+ * write-back of what it synced.
  */
 export function contextFor(
   installation: InstallationRow,
@@ -67,6 +69,7 @@ export function contextFor(
       ...installation.settings,
       ...openSecrets(installation.secrets),
     }),
+    http: pluginHttp,
     labelId: installation.label_id,
     environment: installation.environment,
     async lead(leadId) {

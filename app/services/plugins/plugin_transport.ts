@@ -1,6 +1,6 @@
 import db from '@adonisjs/lucid/services/db'
 import { PluginFailure, type PluginEvent } from '#plugins/contract'
-import type { PluginRegistry } from '#plugins/registry'
+import type { PluginRegistry } from '#services/plugins/plugin_registry'
 import LeadService from '#services/leads/lead_service'
 import AccessLogService from '#services/access/access_log_service'
 import { parseRetryAfter } from '#services/webhooks/retry_policy'

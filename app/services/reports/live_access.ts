@@ -1,4 +1,3 @@
-import type { HttpContext } from '@adonisjs/core/http'
 import app from '@adonisjs/core/services/app'
 import logger from '@adonisjs/core/services/logger'
 import db from '@adonisjs/lucid/services/db'
@@ -33,23 +32,30 @@ export function mayHearPublisher(principal: Principal | undefined, publisherId: 
 /**
  * Transmit authorises a channel once, when the page subscribes; a stream
  * then hears every broadcast until it closes. So each subscription is
- * remembered with its user and session and checked again every few
- * seconds (and at once after a sign-out here): a session signed out or
- * revoked, a user disabled or moved, a permission taken away ends the
- * subscription, and the figures stop. Call once per process at boot.
+ * remembered with its user and session (`subscribed`, told by
+ * start/transmit.ts, which reads them from the request) and checked again
+ * every few seconds (and at once after a sign-out here): a session signed
+ * out or revoked, a user disabled or moved, a permission taken away ends
+ * the subscription, and the figures stop. Call once per process at boot.
  */
 export function watchLiveAccess() {
   if (watching) return
-  transmit.on('subscribe', ({ uid, channel, context }) => {
-    const ctx = context as HttpContext
-    const user = ctx.auth?.user as User | undefined
-    if (user) listeners.set(uid, { userId: user.id, sessionHash: digestOf(ctx.session.sessionId) })
-    const live = LIVE_CHANNEL.exec(channel)
-    if (live) void markWatched([live[1]])
-  })
   transmit.on('disconnect', ({ uid }) => listeners.delete(uid))
   watching = setInterval(() => void recheckLiveAccess(), RECHECK_MS)
   watching.unref()
+}
+
+/** A stream subscribed to a channel: by this signed-in user in this session, or by nobody known. */
+export function subscribed(
+  uid: string,
+  channel: string,
+  listener: { userId: string; sessionId: string } | null
+) {
+  if (listener) {
+    listeners.set(uid, { userId: listener.userId, sessionHash: digestOf(listener.sessionId) })
+  }
+  const live = LIVE_CHANNEL.exec(channel)
+  if (live) void markWatched([live[1]])
 }
 
 /**

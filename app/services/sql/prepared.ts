@@ -8,7 +8,7 @@ import type { RawQueryBuilderContract } from '@adonisjs/lucid/types/querybuilder
  * keeps a generic plan instead of planning it again every time. Worth it for
  * the statements a lead's path repeats many times a second (the relay's take
  * of due deliveries plans in 0.27 ms, its generic plan in 0.01 ms;
- * BENCHMARKS.md, "Planning"). Only for fixed text naming its columns (a
+ * docs/benchmarks/routing.md, "Planning"). Only for fixed text naming its columns (a
  * `SELECT *` plan breaks when a migration adds one) and fixed tables (a
  * tenant table resolved through search_path is planned again whenever the
  * schema changes: `runPrepared` is for those). One name per text:

@@ -1,16 +1,16 @@
 import { test } from '@japa/runner'
-import app from '@adonisjs/core/services/app'
+import db from '@adonisjs/lucid/services/db'
 import Buyer from '#models/buyer'
 import Publisher from '#models/publisher'
 import User from '#models/user'
-import DemoSeedService, { DEMO_PASSWORD } from '#services/platform/demo_seed_service'
+import DemoSeeder, { DEMO_PASSWORD } from '#database/seeders/demo_seeder'
 
 test.group('Demo seed', () => {
   test('gives every portal a login with the demo password, and a second run changes nothing', async ({
     assert,
   }) => {
-    const seeder = await app.container.make(DemoSeedService)
-    const first = await seeder.run()
+    const seeder = new DemoSeeder(db.connection())
+    const first = await seeder.seed()
 
     assert.deepEqual(
       first.logins.map(({ portal, email }) => [portal, email]),
@@ -38,7 +38,7 @@ test.group('Demo seed', () => {
     assert.match(first.apiKey ?? '', /^lg_live_/)
 
     const users = Number((await User.query().count('* as total'))[0].$extras.total)
-    const second = await seeder.run()
+    const second = await seeder.seed()
     assert.isNull(second.apiKey)
     assert.deepEqual(second.logins, first.logins)
     assert.equal(Number((await User.query().count('* as total'))[0].$extras.total), users)

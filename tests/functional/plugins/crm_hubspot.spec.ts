@@ -7,6 +7,7 @@ import { compressWebhookClock, eventually, startRuntime } from '#tests/support/w
 import { VendorServer, type VendorRequest, labelledPublisher } from '#tests/support/plugins'
 import hubspotPlugin from '#plugins/crm-hubspot/index'
 import { PluginFailure, type PluginContext } from '#plugins/contract'
+import { pluginHttp } from '#services/plugins/plugin_http'
 
 const TOKEN = 'pat-na1-11111111-2222-3333-4444-555555555555'
 
@@ -213,6 +214,7 @@ test.group("Plugins / crm-hubspot / HubSpot's limits", () => {
         api_base: hubspot.base,
         field_mapping: { email: 'contact.email' },
       },
+      http: pluginHttp,
       labelId: 'label',
       environment: 'live',
       lead: async (id) => ({ id, contact: { email: 'limits@example.nl' } }),

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
 import db from '@adonisjs/lucid/services/db'
-import { PluginRegistry } from '#plugins/registry'
+import { PluginRegistry } from '#services/plugins/plugin_registry'
 import { createKey, createLabel, operatorKey } from '#tests/support/fixtures'
 import { snapshotDatabase, snapshotDifference } from '#tests/support/db_snapshot'
 

@@ -1,4 +1,5 @@
-import { inject } from '@adonisjs/core'
+import app from '@adonisjs/core/services/app'
+import { BaseSeeder } from '@adonisjs/lucid/seeders'
 import Buyer from '#models/buyer'
 import Label from '#models/label'
 import Publisher from '#models/publisher'
@@ -13,22 +14,29 @@ export const DEMO_PASSWORD = 'leadgate-demo-password'
 export const DEMO_LOGIN = { email: 'operator@leadgate.local', password: DEMO_PASSWORD }
 
 export type DemoLogin = { portal: string; email: string; password: string }
+export type DemoWorld = { login: typeof DEMO_LOGIN; logins: DemoLogin[]; apiKey: string | null }
 
 /**
  * A small world to click through: one label, two publishers, one buyer, and
  * a login for each portal (operator, publisher, buyer, compliance). Each
- * piece is created only when missing.
+ * piece is created only when missing, through the services a real operator's
+ * actions go through. `npm run up` seeds it (`app:prepare`, which prints the
+ * logins); `node ace db:seed` does too, outside production.
  */
-@inject()
-export default class DemoSeedService {
-  constructor(
-    protected operators: OperatorService,
-    protected publishers: PublisherService,
-    protected onboarding: OnboardingService,
-    protected users: UserService
-  ) {}
+export default class DemoSeeder extends BaseSeeder {
+  static environment = ['development', 'test']
 
   async run() {
+    await this.seed()
+  }
+
+  /** Seeds what is missing; the operator's API key is returned only when this run made it. */
+  async seed(): Promise<DemoWorld> {
+    const [operators, publishers, onboarding] = await Promise.all([
+      app.container.make(OperatorService),
+      app.container.make(PublisherService),
+      app.container.make(OnboardingService),
+    ])
     const label =
       (await Label.findBy('slug', 'demo')) ??
       (await Label.create({
@@ -45,7 +53,7 @@ export default class DemoSeedService {
     ] as const) {
       const publisher =
         (await Publisher.findBy('slug', slug)) ??
-        (await this.publishers.create(SYSTEM_OPERATOR, {
+        (await publishers.create(SYSTEM_OPERATOR, {
           slug,
           name,
           contact_email: `partners@${slug}.example`,
@@ -56,12 +64,12 @@ export default class DemoSeedService {
       // finishing what an interrupted earlier run left undone.
       if (live && publisher.status !== 'live') {
         if (publisher.deliveryMethods.length === 0) {
-          await this.publishers.update(SYSTEM_OPERATOR, publisher, {
+          await publishers.update(SYSTEM_OPERATOR, publisher, {
             delivery_methods: ['api', 'form'],
           })
         }
-        await this.onboarding.confirmRules(SYSTEM_OPERATOR, publisher)
-        await this.publishers.update(SYSTEM_OPERATOR, publisher, { status: 'live' })
+        await onboarding.confirmRules(SYSTEM_OPERATOR, publisher)
+        await publishers.update(SYSTEM_OPERATOR, publisher, { status: 'live' })
       }
     }
 
@@ -75,7 +83,7 @@ export default class DemoSeedService {
 
     let apiKey: string | null = null
     if (!(await User.findBy('email', DEMO_LOGIN.email))) {
-      const operator = await this.operators.create(DEMO_LOGIN)
+      const operator = await operators.create(DEMO_LOGIN)
       apiKey = operator.apiKey
     }
 
@@ -113,6 +121,7 @@ export default class DemoSeedService {
   /** Made as the operator makes any portal user (access log included), once. */
   private async ensureUser(input: Omit<CreateUserInput, 'password'>) {
     if (await User.findBy('email', input.email)) return
-    await this.users.create(SYSTEM_OPERATOR, { ...input, password: DEMO_PASSWORD })
+    const users = await app.container.make(UserService)
+    await users.create(SYSTEM_OPERATOR, { ...input, password: DEMO_PASSWORD })
   }
 }
