@@ -30,6 +30,26 @@ export type InstallationRow = {
 const EXCLUSIVE_LEASE_MS = 60_000
 const EXCLUSIVE_WAIT_MS = 30_000
 
+/**
+ * `PluginContext.exclusive` for one installation (or one buyer's CRM destination): a Redis lock
+ * per `scope` and hashed key, so personal data in the key is never stored.
+ */
+export function exclusiveWithin(scope: string): PluginContext['exclusive'] {
+  return async (key, work) => {
+    const digest = createHash('sha256').update(key).digest('base64url')
+    const lock = locks.createLock(`${scope}:${digest}`, EXCLUSIVE_LEASE_MS)
+    const acquired = await lock.acquire({ retry: { delay: 50, timeout: EXCLUSIVE_WAIT_MS } })
+    if (!acquired)
+      throw new PluginFailure('Another delivery of this installation held the same record too long')
+    try {
+      return await work()
+    } finally {
+      // A lock not released (Redis gone) lapses with its lease.
+      await lock.release().catch(() => {})
+    }
+  }
+}
+
 /** The typed actor a plugin acts as in the access log and audit trail. */
 export function pluginActor(name: string) {
   return `system:plugin-${name}`
@@ -109,20 +129,6 @@ export function contextFor(
         { details: { plugin: installation.plugin, external_id: externalId } }
       )
     },
-    async exclusive(key, work) {
-      const digest = createHash('sha256').update(key).digest('base64url')
-      const lock = locks.createLock(`plugin:${installation.id}:${digest}`, EXCLUSIVE_LEASE_MS)
-      const acquired = await lock.acquire({ retry: { delay: 50, timeout: EXCLUSIVE_WAIT_MS } })
-      if (!acquired)
-        throw new PluginFailure(
-          'Another delivery of this installation held the same record too long'
-        )
-      try {
-        return await work()
-      } finally {
-        // A lock not released (Redis gone) lapses with its lease.
-        await lock.release().catch(() => {})
-      }
-    },
+    exclusive: exclusiveWithin(`plugin:${installation.id}`),
   }
 }

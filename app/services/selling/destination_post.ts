@@ -1,6 +1,8 @@
 import type { PostAnswer, SaleOffer } from '#services/routing/routing_service'
 import type { LoadedDestination } from '#services/selling/destination_store'
 import { emailLead } from '#services/selling/lead_email'
+import { postToCrm } from '#services/selling/crm_post'
+import { postAnswer } from '#services/selling/post_answer'
 
 /** Posts an offered lead by its destination's kind; `webhook` destinations never get here. */
 export async function postToDestination(
@@ -10,16 +12,9 @@ export async function postToDestination(
   switch (destination.kind) {
     case 'email':
       return emailLead(destination, offer)
+    case 'crm':
+      return postToCrm(destination, offer)
     default:
-      return {
-        outcome: 'error',
-        reason: `${destination.kind}_not_supported`,
-        buyerLeadId: null,
-        priceCents: null,
-        httpStatus: null,
-        durationMs: 0,
-        request: null,
-        responseExcerpt: null,
-      }
+      return postAnswer('error', `${destination.kind}_not_supported`, performance.now())
   }
 }

@@ -3,6 +3,7 @@ import { appUrl } from '#config/app'
 import { sendBrandedOrThrow } from '#mails/branded_mail'
 import { brandOf } from '#services/catalogue/branding_service'
 import type { PostAnswer, SaleOffer } from '#services/routing/routing_service'
+import { postAnswer } from '#services/selling/post_answer'
 import type { LoadedDestination } from '#services/selling/destination_store'
 
 /**
@@ -46,27 +47,11 @@ export async function emailLead(
       facts,
       action: { label: 'Open the lead', url: `${appUrl}/buyer/leads/${lead.lead_id}` },
     })
-    return answer('accepted', null, started, request)
+    return postAnswer('accepted', null, started, { request })
   } catch (error) {
-    return answer('error', 'email_not_accepted', started, request, (error as Error).message)
-  }
-}
-
-function answer(
-  outcome: PostAnswer['outcome'],
-  reason: string | null,
-  started: number,
-  request: Record<string, unknown>,
-  excerpt: string | null = null
-): PostAnswer {
-  return {
-    outcome,
-    reason,
-    buyerLeadId: null,
-    priceCents: null,
-    httpStatus: null,
-    durationMs: Math.round(performance.now() - started),
-    request,
-    responseExcerpt: excerpt?.slice(0, 2000) ?? null,
+    return postAnswer('error', 'email_not_accepted', started, {
+      request,
+      responseExcerpt: String((error as Error)?.message ?? error).slice(0, 2000),
+    })
   }
 }

@@ -8,6 +8,7 @@ import RoutingService, {
 } from '#services/routing/routing_service'
 import { loadDestination } from '#services/selling/destination_store'
 import { postToDestination } from '#services/selling/destination_post'
+import { postAnswer } from '#services/selling/post_answer'
 
 /**
  * A lead's whole sale (docs/selling.md, "The sale"): routing decides in its transaction, and
@@ -33,7 +34,7 @@ export default class SaleRunner {
     try {
       const destination = offer.destinationId ? await loadDestination(offer.destinationId) : null
       if (!destination || destination.buyerId !== offer.buyerId) {
-        return failed('destination_unavailable', started)
+        return postAnswer('error', 'destination_unavailable', started)
       }
       return await postToDestination(destination, offer)
     } catch (error) {
@@ -41,20 +42,7 @@ export default class SaleRunner {
         { err: error, lead: offer.leadId, destination: offer.destinationId },
         'sale: a post failed before an answer'
       )
-      return failed('post_failed', started)
+      return postAnswer('error', 'post_failed', started)
     }
-  }
-}
-
-function failed(reason: string, started: number): PostAnswer {
-  return {
-    outcome: 'error',
-    reason,
-    buyerLeadId: null,
-    priceCents: null,
-    httpStatus: null,
-    durationMs: Math.round(performance.now() - started),
-    request: null,
-    responseExcerpt: null,
   }
 }
