@@ -51,6 +51,17 @@ export const PASSWORD_MESSAGES = {
   'confirmed': 'The two passwords do not match.',
 }
 export const uuid = () => vine.string().uuid()
+/**
+ * An http(s) URL Leadgate will dial (a webhook endpoint, a buyer's system): the shape only;
+ * whether it may be reached (SSRF policy, https in production) is the service's check, which
+ * resolves the host.
+ */
+export const httpUrl = () =>
+  vine
+    .string()
+    .trim()
+    .maxLength(2048)
+    .url({ require_protocol: true, protocols: ['http', 'https'], require_tld: false })
 export const countryCode = () =>
   vine
     .string()

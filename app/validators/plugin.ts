@@ -10,13 +10,16 @@ import { endpointDeliveriesValidator } from '#validators/webhook_endpoint'
 /** May be empty for an inbound-only plugin (no events); the service refuses it for the others. */
 const events = () => vine.array(vine.enum(EVENT_TYPES)).maxLength(EVENT_TYPES.length).distinct()
 const settings = () => vine.record(vine.any())
+/** A plugin's name as its manifest gives it. */
+export const pluginName = () =>
+  vine
+    .string()
+    .trim()
+    .regex(/^[a-z][a-z0-9-]{1,62}$/)
 
 export const installPluginValidator = vine.create(
   strictObject({
-    plugin: vine
-      .string()
-      .trim()
-      .regex(/^[a-z][a-z0-9-]{1,62}$/),
+    plugin: pluginName(),
     events: events().optional(),
     settings: settings().optional(),
     enabled: flag().optional(),

@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import {
   flag,
+  httpUrl,
   integer,
   pagination,
   strictObject,
@@ -10,16 +11,6 @@ import {
 } from '#validators/helpers'
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '#services/webhooks/event_schemas'
 
-/**
- * The URL's shape only; whether it may be reached (SSRF policy, https in
- * production) is checked by the service, which resolves the host.
- */
-const url = () =>
-  vine
-    .string()
-    .trim()
-    .maxLength(2048)
-    .url({ require_protocol: true, protocols: ['http', 'https'], require_tld: false })
 const events = () =>
   vine
     .array(vine.enum(SUBSCRIBABLE_EVENT_TYPES))
@@ -30,7 +21,7 @@ const description = () => vine.string().trim().maxLength(500)
 const rateLimit = () => integer().range([1, 10_000])
 export const createWebhookEndpointValidator = vine.create(
   strictObject({
-    url: url(),
+    url: httpUrl(),
     events: events(),
     description: description().optional(),
     publisher_id: uuid().optional(),
@@ -42,7 +33,7 @@ export const createWebhookEndpointValidator = vine.create(
 
 export const updateWebhookEndpointValidator = vine.create(
   strictObject({
-    url: url().optional(),
+    url: httpUrl().optional(),
     events: events().optional(),
     description: description().nullable().optional(),
     status: vine.enum(['enabled', 'disabled'] as const).optional(),

@@ -9,6 +9,9 @@ import services from '#config/services'
 import { WebhookRuntime, type RuntimeOptions } from '#services/webhooks/runtime'
 
 export type Received = {
+  method: string
+  /** The path and query, as requested. */
+  url: string
   headers: http.IncomingHttpHeaders
   body: string
   json: any
@@ -27,6 +30,8 @@ export type Answer = {
   reset?: boolean
   /** Answer this many milliseconds late (a slow receiver). */
   delayMs?: number
+  /** Send a body this many bytes long, written as the client reads it (`body` is ignored). */
+  streamBytes?: number
 }
 type Behaviour = (request: Received, index: number) => Answer
 
@@ -41,6 +46,8 @@ export class Receiver {
   readonly answered: Received[] = []
   /** Requests acted on although the sender never heard back (`reset`). */
   readonly processed: Received[] = []
+  /** Bytes of `streamBytes` bodies that reached the socket before the client hung up. */
+  streamed = 0
   private held = new Set<http.ServerResponse>()
   private server!: http.Server
   url = ''
@@ -55,6 +62,8 @@ export class Receiver {
       request.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8')
         const entry: Received = {
+          method: request.method ?? '',
+          url: request.url ?? '',
           headers: request.headers,
           body,
           json: safeJson(body),
@@ -75,7 +84,9 @@ export class Receiver {
         const status = answer.status ?? 204
         const send = () => {
           if (status >= 200 && status < 300) receiver.answered.push(entry)
-          response.writeHead(status, answer.headers ?? {}).end(answer.body ?? '')
+          response.writeHead(status, answer.headers ?? {})
+          if (answer.streamBytes) receiver.stream(response, answer.streamBytes)
+          else response.end(answer.body ?? '')
         }
         if (answer.delayMs) setTimeout(send, answer.delayMs)
         else send()
@@ -84,6 +95,22 @@ export class Receiver {
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve))
     receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/hooks`
     return receiver
+  }
+
+  /** Writes `bytes` in 64 KB chunks, as fast as the client takes them, until it hangs up. */
+  private stream(response: http.ServerResponse, bytes: number) {
+    const chunk = Buffer.alloc(64 * 1024, 'x')
+    let left = bytes
+    const write = () => {
+      while (left > 0 && !response.destroyed) {
+        const part = chunk.subarray(0, Math.min(chunk.length, left))
+        left -= part.length
+        const more = response.write(part, () => (this.streamed += part.length))
+        if (!more) return response.once('drain', write)
+      }
+      if (left <= 0) response.end()
+    }
+    write()
   }
 
   get port() {

@@ -1,4 +1,4 @@
-import http from 'node:http'
+import http, { type IncomingHttpHeaders } from 'node:http'
 import https from 'node:https'
 import type { SendResult } from '#services/webhooks/retry_policy'
 import { parseRetryAfter } from '#services/webhooks/retry_policy'
@@ -17,6 +17,30 @@ export type SendOutcome = SendResult & {
   /** A stable code: `http_503`, `timeout`, `connect_timeout`, `connection_refused`, `ssrf_refused`... */
   error: string | null
   errorDetail: string | null
+}
+
+/** One request: the webhooks' POST of JSON by default; buyers' systems also take PUT, GET and other bodies. */
+export type SendRequest = {
+  method?: 'POST' | 'PUT' | 'GET'
+  /** Override the defaults (`content-type: application/json`, the user agent); names in any case. */
+  headers: Record<string, string>
+  /** None for a GET. */
+  body?: string
+  connectTimeoutMs?: number
+  totalTimeoutMs?: number
+  /** Bytes of the answer read (default: the excerpt's); past them the socket is destroyed. */
+  maxBytes?: number
+}
+
+/** What `request` adds to an outcome: the answer itself, read up to `maxBytes`. */
+export type HttpAnswer = SendOutcome & {
+  headers: IncomingHttpHeaders
+  body: Buffer
+  /** The answer was longer than `maxBytes`: `body` is its beginning, the rest was never read. */
+  truncated: boolean
+  bytesRead: number
+  /** The answer ended as its framing said (false: cut by a timeout, the peer or `maxBytes`). */
+  complete: boolean
 }
 
 export type SenderOptions = {
@@ -42,10 +66,11 @@ class Timeout extends Error {
 }
 
 /**
- * One POST, as docs/webhooks.md ("Delivery and retries") promises it: redirects are not followed (Node's
+ * One request, as docs/webhooks.md ("Delivery and retries") promises it: redirects are not followed (Node's
  * client never follows them, and a 3xx is not a 2xx), connect and total
  * timeouts, the first bytes of the answer kept, and every connection pinned
- * to an address the SSRF policy checked.
+ * to an address the SSRF policy checked. Webhooks `send` a POST; selling's
+ * posts into buyers' systems (docs/selling.md) make a `request`.
  */
 export class HttpSender {
   private readonly lookup
@@ -59,8 +84,15 @@ export class HttpSender {
   }
 
   send(target: string, headers: Record<string, string>, body: string): Promise<SendOutcome> {
+    return this.request(target, { headers, body })
+  }
+
+  request(target: string, sent: SendRequest): Promise<HttpAnswer> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
+    const connectTimeoutMs = sent.connectTimeoutMs ?? this.options.connectTimeoutMs
+    const totalTimeoutMs = sent.totalTimeoutMs ?? this.options.totalTimeoutMs
+    const maxBytes = sent.maxBytes ?? this.options.excerptBytes
     const url = new URL(target)
     try {
       assertLiteralAllowed(url, this.options.policy)
@@ -71,7 +103,7 @@ export class HttpSender {
     return new Promise((resolve) => {
       let settled = false
       let connectTimer: NodeJS.Timeout | undefined
-      const finish = (outcome: SendOutcome) => {
+      const finish = (outcome: HttpAnswer) => {
         if (settled) return
         settled = true
         clearTimeout(totalTimer)
@@ -85,27 +117,31 @@ export class HttpSender {
         hostname: hostOf(url),
         port: url.port || undefined,
         path: `${url.pathname}${url.search}`,
-        method: 'POST',
+        method: sent.method ?? 'POST',
         agent: this.agents[url.protocol as 'http:' | 'https:'],
         lookup: this.lookup as any,
         localAddress: this.options.localAddress ?? undefined,
         headers: {
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
+          ...(sent.body === undefined
+            ? {}
+            : {
+                'content-type': 'application/json',
+                'content-length': String(Buffer.byteLength(sent.body)),
+              }),
           'user-agent': this.options.userAgent,
-          ...headers,
+          ...sent.headers,
         },
       })
 
       const totalTimer = setTimeout(
-        () => request.destroy(new Timeout('total', this.options.totalTimeoutMs)),
-        this.options.totalTimeoutMs
+        () => request.destroy(new Timeout('total', totalTimeoutMs)),
+        totalTimeoutMs
       )
       request.on('socket', (socket) => {
         if (!socket.connecting) return
         connectTimer = setTimeout(
-          () => request.destroy(new Timeout('connect', this.options.connectTimeoutMs)),
-          this.options.connectTimeoutMs
+          () => request.destroy(new Timeout('connect', connectTimeoutMs)),
+          connectTimeoutMs
         )
         socket.once('connect', () => clearTimeout(connectTimer))
       })
@@ -114,35 +150,43 @@ export class HttpSender {
         const statusCode = response.statusCode ?? 0
         const retryAfterMs = parseRetryAfter(response.headers['retry-after'] as string | undefined)
         const chunks: Buffer[] = []
-        let kept = 0
+        let bytesRead = 0
+        let truncated = false
         const done = () => {
           const ok = statusCode >= 200 && statusCode < 300
+          const body = Buffer.concat(chunks)
           finish({
             ok,
             statusCode,
             timedOut: false,
             retryAfterMs,
             latencyMs: elapsed(),
-            excerpt: excerptOf(chunks),
+            excerpt: excerptOf(body.subarray(0, this.options.excerptBytes)),
             error: ok ? null : `http_${statusCode}`,
             errorDetail: null,
+            headers: response.headers,
+            body,
+            truncated,
+            bytesRead,
+            complete: response.complete,
           })
         }
         response.on('data', (chunk: Buffer) => {
-          const room = this.options.excerptBytes - kept
-          if (room > 0) {
-            chunks.push(chunk.subarray(0, room))
-            kept += Math.min(room, chunk.length)
+          const room = maxBytes - bytesRead
+          bytesRead += chunk.length
+          if (room > 0) chunks.push(chunk.subarray(0, room))
+          // The rest of a large answer is not worth the wait (nor the memory): what was read decides.
+          if (bytesRead > maxBytes) {
+            truncated = true
+            response.destroy()
           }
-          // The rest of a large answer is not worth the wait: the status decided.
-          if (kept >= this.options.excerptBytes) response.destroy()
         })
         response.on('end', done)
         response.on('close', done)
         response.on('error', done)
       })
       request.on('error', (error) => finish(failure(error, elapsed())))
-      request.end(body)
+      request.end(sent.body)
     })
   }
 
@@ -152,13 +196,13 @@ export class HttpSender {
   }
 }
 
-function excerptOf(chunks: Buffer[]) {
-  if (chunks.length === 0) return null
+function excerptOf(bytes: Buffer) {
+  if (bytes.length === 0) return null
   // Postgres text refuses NUL; the excerpt is for reading, not a byte-exact copy.
-  return Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '')
+  return bytes.toString('utf8').replaceAll('\u0000', '')
 }
 
-function failure(error: unknown, latencyMs: number): SendOutcome {
+function failure(error: unknown, latencyMs: number): HttpAnswer {
   const code = errorCode(error)
   return {
     ok: false,
@@ -169,6 +213,11 @@ function failure(error: unknown, latencyMs: number): SendOutcome {
     excerpt: null,
     error: code,
     errorDetail: String((error as Error)?.message ?? error).slice(0, 500),
+    headers: {},
+    body: Buffer.alloc(0),
+    truncated: false,
+    bytesRead: 0,
+    complete: false,
   }
 }
 
