@@ -22,7 +22,7 @@ export function matchFoundData(
 ) {
   return {
     lead_id: lead.id,
-    status: 'matched',
+    status: 'matched' as const,
     buyer_id: rule.buyerId,
     contact: {
       name: lead.contact.name ?? null,
