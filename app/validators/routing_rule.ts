@@ -4,6 +4,7 @@ import type { FieldContext } from '@vinejs/vine/types'
 import {
   cents,
   currency,
+  documentedAs,
   environment,
   flag,
   integer,
@@ -54,7 +55,7 @@ const schedule = () =>
       )
       .notEmpty()
       .maxLength(50),
-  })
+  }).use(documentedAs('Schedule'))
 
 const positiveCount = () => integer().range([1, 1_000_000_000])
 
@@ -72,7 +73,9 @@ const ruleFields = {
   caps: strictObject({
     daily: positiveCount().optional(),
     monthly: positiveCount().optional(),
-  }).optional(),
+  })
+    .use(documentedAs('Caps'))
+    .optional(),
   schedule: schedule().nullable().optional(),
   priority: integer().range([-1_000_000, 1_000_000]).optional(),
   weight: integer().range([1, 1000]).optional(),
