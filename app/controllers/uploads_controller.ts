@@ -1,24 +1,16 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import vine from '@vinejs/vine'
 import ApiProblem from '#exceptions/api_problem'
 import UploadService, { type FileSink } from '#services/uploads/upload_service'
-import UploadListing, { UPLOAD_STATUSES } from '#services/uploads/upload_listing'
+import UploadListing from '#services/uploads/upload_listing'
 import { pageToJson } from '#services/sql/cursor_pagination'
 import { uploadRowToJson, uploadToJson } from '#transformers/upload_transformer'
 import {
   acceptUploadValidator,
   listUploadRowsValidator,
+  listUploadsValidator,
   uploadFieldsValidator,
 } from '#validators/upload'
-import { pagination, uuid } from '#validators/helpers'
-
-/** `GET /v1/uploads`'s query (and the portals' lists'): a status, the operator's publisher, a page. */
-export const listUploadsValidator = vine.create({
-  status: vine.enum(UPLOAD_STATUSES).optional(),
-  publisher_id: uuid().optional(),
-  ...pagination,
-})
 
 /**
  * CSV and JSON Lines uploads. The file is read while the request streams

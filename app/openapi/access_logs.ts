@@ -1,12 +1,8 @@
+import { listAccessLogsValidator } from '#validators/access_log'
+import { queryParameters } from './from_validator.js'
 import { list, nullable, operation, page, record, ref, type Section } from './helpers.js'
 
 /** Who changed access and configuration, and when: the access log. */
-const query = (name: string, schema: Record<string, unknown>, description: string) => ({
-  name,
-  in: 'query',
-  description,
-  schema,
-})
 
 const schemas = {
   AccessLogEntry: record({
@@ -64,15 +60,15 @@ export const accessLogs: Section = {
           'Read the access log',
           'AccessLogEntry',
           'Newest first. The operator and compliance read every entry; a publisher credential the entries about its own publisher; buyers are refused (403).',
-          [
-            query('actor', { type: 'string', maxLength: 100 }, 'Exact actor, e.g. `api_key:<id>`.'),
-            query('action', { type: 'string', maxLength: 64 }, 'Exact action.'),
-            query('subject_type', { type: 'string', maxLength: 32 }, 'Exact subject type.'),
-            query('subject_id', ref('Id'), 'The subject.'),
-            query('publisher_id', ref('Id'), 'Entries about this publisher.'),
-            query('from', ref('Timestamp'), 'At or after.'),
-            query('to', ref('Timestamp'), 'Before.'),
-          ]
+          queryParameters(listAccessLogsValidator, {
+            actor: 'Exact actor, e.g. `api_key:<id>`.',
+            action: 'Exact action.',
+            subject_type: 'Exact subject type.',
+            subject_id: 'The subject.',
+            publisher_id: 'Entries about this publisher.',
+            from: 'At or after.',
+            to: 'Before.',
+          })
         )
       ),
     },

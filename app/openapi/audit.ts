@@ -1,5 +1,13 @@
 import { CSV_COLUMNS, EXPORT_FORMAT } from '#services/audit/audit_export_service'
 import { PROOF_FORMAT } from '#services/audit/audit_proof_service'
+import {
+  auditExportValidator,
+  auditTrailValidator,
+  consistencyValidator,
+  proofValidator,
+  verifyTrailValidator,
+} from '#validators/audit_log'
+import { queryParameters } from './from_validator.js'
 import { arrayOf, nullable, operation, record, ref, type Schema, type Section } from './helpers.js'
 
 /** The append-only, hash-chained audit trail, its exports and its tamper evidence. */
@@ -187,14 +195,10 @@ const schemas = {
   },
 }
 
-const query = (name: string, schema: Schema, description: string, required = false) => ({
-  name,
-  in: 'query',
-  description,
-  ...(required ? { required } : {}),
-  schema,
-})
-const treeSize = { type: 'integer', minimum: 0 }
+/** With `lead_id` the route reads that lead's trail; without it, it exports over the filters. */
+const leadTrail = queryParameters(auditTrailValidator, { lead_id: "One lead's trail." })
+  .filter((parameter) => parameter.name === 'lead_id')
+  .map(({ required: _, ...parameter }) => parameter)
 
 export const audit: Section = {
   tags: [
@@ -216,18 +220,16 @@ export const audit: Section = {
           `(columns \`${CSV_COLUMNS.join(', ')}\`), \`format=json\` nests events under their lead.`,
         scope: 'read',
         parameters: [
-          query('lead_id', ref('Id'), "One lead's trail."),
-          query(
-            'format',
-            { type: 'string', enum: ['json', 'csv'], default: 'json' },
-            'Export format.'
-          ),
-          query('from', ref('Timestamp'), 'Events at or after.'),
-          query('to', ref('Timestamp'), 'Events before.'),
-          query('publisher', ref('Slug'), 'Publisher slug.'),
-          query('label', ref('Slug'), 'Label slug.'),
-          query('buyer', ref('Id'), 'Buyer id.'),
-          query('environment', ref('Environment'), 'Live or sandbox leads.'),
+          ...leadTrail,
+          ...queryParameters(auditExportValidator, {
+            format: { description: 'Export format.', default: 'json' },
+            from: 'Events at or after.',
+            to: 'Events before.',
+            publisher: 'Publisher slug.',
+            label: 'Label slug.',
+            buyer: 'Buyer id.',
+            environment: 'Live or sandbox leads.',
+          }),
         ],
         success: {
           status: 200,
@@ -246,7 +248,9 @@ export const audit: Section = {
         description:
           'Recomputes every hash and reports the first broken entry. Without `lead_id` the whole log is verified: chains, leaves and signed checkpoints (the operator, and a compliance officer or key without a scope). A compliance principal reaches only the leads of its scope.',
         scope: 'read',
-        parameters: [query('lead_id', ref('Id'), 'The lead whose trail to verify.')],
+        parameters: queryParameters(verifyTrailValidator, {
+          lead_id: 'The lead whose trail to verify.',
+        }),
         success: {
           status: 200,
           description: 'The verdict.',
@@ -263,7 +267,7 @@ export const audit: Section = {
         description:
           'Its entries, an inclusion proof for each, the signed checkpoint and the public key. A lead whose newest entries are not sealed yet answers 409 `not_sealed` with `retry_after_seconds`.',
         scope: 'read',
-        parameters: [query('lead_id', ref('Id'), 'The lead.', true)],
+        parameters: queryParameters(proofValidator, { lead_id: 'The lead.' }),
         success: { status: 200, description: 'The bundle.', schema: ref('ProofBundle') },
         errors: [404, 409, 422],
       }),
@@ -274,10 +278,10 @@ export const audit: Section = {
         tag: 'Audit',
         summary: 'Prove one checkpoint extends another',
         scope: 'read',
-        parameters: [
-          query('from', treeSize, 'Size of the earlier checkpoint.', true),
-          query('to', treeSize, 'Size of the later checkpoint.', true),
-        ],
+        parameters: queryParameters(consistencyValidator, {
+          from: 'Size of the earlier checkpoint.',
+          to: 'Size of the later checkpoint.',
+        }),
         success: { status: 200, description: 'The proof.', schema: ref('ConsistencyProof') },
         errors: [404, 422],
       }),

@@ -1,14 +1,20 @@
-import { DELIVERY_METHODS, PUBLISHER_SORTS, PUBLISHER_STATUSES } from '#validators/publisher'
-import { WEEKDAYS } from '#services/routing/schedule'
 import { ONBOARDING_STEPS, SANDBOX_LEADS_COUNTED } from '#services/catalogue/onboarding_service'
 import { PAGE_LOCALES } from '#services/catalogue/label_service'
+import { createLabelValidator, listLabelsValidator, updateLabelValidator } from '#validators/label'
 import {
-  AUDIENCE_OPERATORS,
-  DUPLICATE_KEYS,
-  LEAD_FIELD_PATHS,
-  MAX_CRITERIA,
-  RULE_ACTIONS,
-} from '#services/quality/quality_rules'
+  confirmRulesValidator,
+  createPublisherValidator,
+  listPublishersValidator,
+  updatePublisherValidator,
+} from '#validators/publisher'
+import { previewQualityRulesValidator, qualityRulesValidator } from '#validators/quality_rules'
+import { createBuyerValidator, listBuyersValidator, updateBuyerValidator } from '#validators/buyer'
+import {
+  createRoutingRuleValidator,
+  listRoutingRulesValidator,
+  updateRoutingRuleValidator,
+} from '#validators/routing_rule'
+import { type Docs, fromValidator, queryParameters } from './from_validator.js'
 import {
   arrayOf,
   list,
@@ -18,32 +24,14 @@ import {
   param,
   record,
   ref,
-  strictObject,
   type Section,
 } from './helpers.js'
 
 /**
  * The operator's catalogue: labels, publishers and their quality rules,
- * buyers, routing rules. Enumerations come from the validators, so the
- * document cannot drift from what the API accepts.
+ * buyers, routing rules. Request bodies and filters come from the
+ * validators; the words and the answers are here.
  */
-const clock = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', examples: ['09:00'] }
-const closingClock = {
-  type: 'string',
-  pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$',
-  description: 'Later than `from`; `24:00` closes at midnight.',
-  examples: ['17:30'],
-}
-
-const logoUrl = {
-  type: 'string',
-  format: 'uri',
-  pattern: '^https://',
-  maxLength: 2048,
-  description: 'https only: the logo shows on https pages and in e-mails.',
-  examples: ['https://cdn.example/logo.svg'],
-}
-const primaryColor = { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$', examples: ['#0f766e'] }
 const hostname = {
   type: 'string',
   maxLength: 253,
@@ -74,33 +62,88 @@ const returnWindow = {
     'Hours after a sale in which the buyer may return the lead (a dispute); 0 makes a sale final at once.',
 }
 
+const logoUrl = {
+  description: 'https only: the logo shows on https pages and in e-mails.',
+  examples: ['https://cdn.example/logo.svg'],
+}
+const primaryColor = { examples: ['#0f766e'] }
+const labelDocs: Docs = {
+  locale: locale.description,
+  time_zone: { description: timeZone.description, examples: timeZone.examples },
+}
+const returnWindowDocs = { description: returnWindow.description, default: returnWindow.default }
+
+const ruleDocs: Docs = {
+  environment: {
+    default: 'live',
+    description:
+      "Whose leads the rule sells: live ones, or the sandbox's (a sandbox lead meets only sandbox rules, a live lead only live ones). Fixed once created: a PATCH may repeat it; another value is refused with 422 `environment_fixed`.",
+  },
+  labels: 'Label slugs this rule takes leads from; all when empty.',
+  publishers: 'Publisher ids this rule takes leads from; all when empty.',
+  criteria: "Conditions over the lead's contact and attributes.",
+  price_cents: 'What the buyer pays per lead.',
+  payout_cents: 'What the publisher earns per lead.',
+  return_window_hours: {
+    description:
+      "Overrides the buyer's return window for leads this rule sells; null keeps the buyer's.",
+  },
+  schedule: 'null clears it.',
+  priority: { default: 0, description: 'Higher priority rules are tried first.' },
+  weight: { default: 1, description: 'Share among matching rules of equal priority.' },
+  enabled: { default: true },
+}
+
+const criterionValue = {
+  description:
+    '`between`: `[min, max]` numbers; `in`/`not_in`: 1 to 100 scalars; `eq`: a scalar; `gte`/`lte`: a number; `prefix`: a string.',
+  examples: [[18, 75]],
+}
+
+const shapes: Record<string, Docs> = {
+  Branding: { logo_url: logoUrl, primary_color: primaryColor },
+  LeadFieldPath: {
+    '': {
+      description: 'A lead field, or `attributes.<key>` for a custom field.',
+      examples: ['contact.email', 'attributes.age'],
+    },
+  },
+  RuleAction: {
+    '': '`reject` blocks the lead (stored with reasons); `flag` stores it and holds it for review.',
+  },
+  QualityCriterion: {
+    '': 'A target-audience rule: the criterion, and what happens to a lead outside it.',
+    'value': criterionValue,
+  },
+  RoutingCriterion: {
+    '': 'A lead that fails it is only not routed to this buyer.',
+    'value': criterionValue,
+  },
+  QualityRules: {
+    '': 'Every key is optional and a missing key means its default, so `{}` is a complete document.',
+    'required_fields': { examples: [['contact.email', 'contact.phone']] },
+    'postal_code':
+      "Whether a postal code is required. A given one is always checked for the lead's country.",
+    'phone': 'An invalid phone number; rejects by default.',
+    'email': 'An invalid e-mail address; rejects by default.',
+    'consent': 'Provable consent: `given: true` with text, timestamp and IP.',
+    'consent.required': 'Always true: a lead without valid consent is blocked.',
+    'consent.max_age_days': 'Refuse consent older than this.',
+    'duplicates': 'Off when absent.',
+  },
+  Schedule: {
+    '': 'When the rule may match; always when null or absent.',
+    'timezone': { description: 'An IANA time zone.', examples: ['Europe/Amsterdam'] },
+    'windows[]': 'A window across midnight is two windows.',
+    'windows.from': { examples: ['09:00'] },
+    'windows.to': {
+      description: 'Later than `from`; `24:00` closes at midnight.',
+      examples: ['17:30'],
+    },
+  },
+}
+
 const schemas = {
-  Branding: strictObject({ logo_url: logoUrl, primary_color: primaryColor }),
-  LabelCreate: strictObject(
-    {
-      slug: ref('Slug'),
-      name: ref('Name'),
-      branding: ref('Branding'),
-      locale,
-      time_zone: timeZone,
-    },
-    ['slug', 'name']
-  ),
-  LabelUpdate: strictObject(
-    {
-      name: ref('Name'),
-      branding: strictObject(
-        { logo_url: nullable(logoUrl), primary_color: nullable(primaryColor) },
-        [],
-        { description: 'Merged into the stored branding; null removes an entry.' }
-      ),
-      custom_host: { ...nullable(hostname), description: `${hostname.description} null frees it.` },
-      locale,
-      time_zone: timeZone,
-    },
-    [],
-    { description: 'A merge patch: fields left out stay as they are.' }
-  ),
   Label: record({
     id: ref('Id'),
     slug: ref('Slug'),
@@ -113,8 +156,6 @@ const schemas = {
   }),
   LabelPage: page('Label'),
 
-  PublisherStatus: { type: 'string', enum: [...PUBLISHER_STATUSES] },
-  DeliveryMethod: { type: 'string', enum: [...DELIVERY_METHODS] },
   OnboardingStep: {
     type: 'string',
     enum: [...ONBOARDING_STEPS],
@@ -147,36 +188,6 @@ const schemas = {
       description: 'When the operator first set it live.',
     },
   }),
-  RulesConfirmation: strictObject({
-    rules_version: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 2147483647,
-      description:
-        'The version the publisher read (`onboarding.rules_version`); rules changed since answer 409 `rules_changed`. Without it, the current rules are confirmed.',
-    },
-  }),
-  PublisherCreate: strictObject(
-    {
-      slug: ref('Slug'),
-      name: ref('Name'),
-      contact_email: { ...ref('Email'), description: 'Receives the invitation e-mail.' },
-      label: { ...ref('Slug'), description: 'The slug of an existing label.' },
-      country: {
-        ...ref('CountryCode'),
-        description: "Default country of the publisher's leads; `NL` when omitted.",
-      },
-    },
-    ['slug', 'name', 'contact_email']
-  ),
-  PublisherUpdate: strictObject({
-    name: ref('Name'),
-    status: { type: 'string', enum: ['live', 'paused'] },
-    delivery_methods: arrayOf(ref('DeliveryMethod'), {
-      maxItems: DELIVERY_METHODS.length,
-      uniqueItems: true,
-    }),
-  }),
   Publisher: record({
     id: ref('Id'),
     slug: ref('Slug'),
@@ -192,127 +203,6 @@ const schemas = {
   }),
   PublisherPage: page('Publisher'),
 
-  RuleAction: {
-    type: 'string',
-    enum: [...RULE_ACTIONS],
-    description:
-      '`reject` blocks the lead (stored with reasons); `flag` stores it and holds it for review.',
-  },
-  LeadFieldPath: {
-    type: 'string',
-    maxLength: 80,
-    anyOf: [{ enum: [...LEAD_FIELD_PATHS] }, { pattern: '^attributes\\.[a-z][a-z0-9_]{0,63}$' }],
-    description: 'A lead field, or `attributes.<key>` for a custom field.',
-    examples: ['contact.email', 'attributes.age'],
-  },
-  AudienceCriterion: {
-    type: 'object',
-    description: 'One test on one lead field.',
-    required: ['field', 'op', 'value'],
-    properties: {
-      field: ref('LeadFieldPath'),
-      op: { type: 'string', enum: [...AUDIENCE_OPERATORS] },
-      value: {
-        description:
-          '`between`: `[min, max]` numbers; `in`/`not_in`: 1 to 100 scalars; `eq`: a scalar; `gte`/`lte`: a number; `prefix`: a string.',
-        oneOf: [
-          { type: ['string', 'number', 'boolean'], maxLength: 200 },
-          arrayOf(
-            { type: ['string', 'number', 'boolean'], maxLength: 200 },
-            { minItems: 1, maxItems: 100 }
-          ),
-        ],
-        examples: [[18, 75]],
-      },
-    },
-  },
-  QualityCriterion: {
-    type: 'object',
-    $ref: '#/components/schemas/AudienceCriterion',
-    properties: { action: ref('RuleAction') },
-    unevaluatedProperties: false,
-    description: 'A target-audience rule: the criterion, and what happens to a lead outside it.',
-  },
-  RoutingCriterion: {
-    type: 'object',
-    $ref: '#/components/schemas/AudienceCriterion',
-    unevaluatedProperties: false,
-    description: 'A lead that fails it is only not routed to this buyer.',
-  },
-  QualityRules: strictObject(
-    {
-      required_fields: {
-        ...arrayOf(ref('LeadFieldPath'), { maxItems: 50, uniqueItems: true }),
-        examples: [['contact.email', 'contact.phone']],
-      },
-      postal_code: strictObject(
-        { required: { type: 'boolean' }, action: ref('RuleAction') },
-        ['required', 'action'],
-        {
-          description:
-            "Whether a postal code is required. A given one is always checked for the lead's country.",
-        }
-      ),
-      phone: strictObject({ action: ref('RuleAction') }, ['action'], {
-        description: 'An invalid phone number; rejects by default.',
-      }),
-      email: strictObject({ action: ref('RuleAction') }, ['action'], {
-        description: 'An invalid e-mail address; rejects by default.',
-      }),
-      consent: strictObject(
-        {
-          required: {
-            const: true,
-            description: 'Always true: a lead without valid consent is blocked.',
-          },
-          action: ref('RuleAction'),
-          max_age_days: {
-            type: 'integer',
-            minimum: 1,
-            maximum: 3650,
-            description: 'Refuse consent older than this.',
-          },
-        },
-        ['required', 'action'],
-        { description: 'Provable consent: `given: true` with text, timestamp and IP.' }
-      ),
-      target_audience: arrayOf(ref('QualityCriterion'), { maxItems: MAX_CRITERIA }),
-      duplicates: strictObject(
-        {
-          window_days: { type: 'integer', minimum: 1, maximum: 365 },
-          keys: arrayOf(
-            { type: 'string', enum: [...DUPLICATE_KEYS] },
-            { minItems: 1, maxItems: DUPLICATE_KEYS.length, uniqueItems: true }
-          ),
-          action: ref('RuleAction'),
-        },
-        ['window_days', 'keys', 'action'],
-        { description: 'Off when absent.' }
-      ),
-    },
-    [],
-    {
-      description:
-        'Every key is optional and a missing key means its default, so `{}` is a complete document.',
-    }
-  ),
-  QualityRulesPreviewRequest: strictObject(
-    {
-      rules: {
-        ...ref('QualityRules'),
-        description:
-          "The rules to try, e.g. while editing them; the publisher's current rules when left out. Only the operator may give them.",
-      },
-      lead: {
-        type: 'object',
-        $ref: '#/components/schemas/LeadFields',
-        unevaluatedProperties: false,
-        description:
-          'A sample lead, as POST /v1/leads takes it; `publisher` may be left out (it is the publisher in the path).',
-      },
-    },
-    ['lead']
-  ),
   QualityRulesPreview: record({
     outcome: {
       type: 'string',
@@ -323,20 +213,6 @@ const schemas = {
     reasons: arrayOf(ref('Reason')),
   }),
 
-  BuyerCreate: strictObject(
-    { name: ref('Name'), contact_email: ref('Email'), return_window_hours: returnWindow },
-    ['name', 'contact_email']
-  ),
-  BuyerUpdate: strictObject({
-    name: ref('Name'),
-    contact_email: ref('Email'),
-    return_window_hours: returnWindow,
-    status: {
-      type: 'string',
-      enum: ['active', 'paused'],
-      description: 'A paused buyer gets no new matches; its routing rules wait for it to resume.',
-    },
-  }),
   Buyer: record({
     id: ref('Id'),
     name: ref('Name'),
@@ -347,105 +223,31 @@ const schemas = {
   }),
   BuyerPage: page('Buyer'),
 
-  Caps: strictObject({
-    daily: { type: 'integer', minimum: 1, maximum: 1000000000 },
-    monthly: { type: 'integer', minimum: 1, maximum: 1000000000 },
-  }),
-  Schedule: strictObject(
-    {
-      timezone: {
-        type: 'string',
-        maxLength: 64,
-        description: 'An IANA time zone.',
-        examples: ['Europe/Amsterdam'],
-      },
-      windows: arrayOf(
-        strictObject(
-          {
-            days: arrayOf(
-              { type: 'string', enum: [...WEEKDAYS] },
-              { minItems: 1, maxItems: WEEKDAYS.length, uniqueItems: true }
-            ),
-            from: clock,
-            to: closingClock,
-          },
-          ['days', 'from', 'to'],
-          { description: 'A window across midnight is two windows.' }
-        ),
-        { minItems: 1, maxItems: 50 }
-      ),
-    },
-    ['timezone', 'windows'],
-    { description: 'When the rule may match; always when null or absent.' }
-  ),
-  RoutingRuleCreate: strictObject(routingRuleFields(), [
-    'buyer_id',
-    'price_cents',
-    'payout_cents',
-    'currency',
-  ]),
-  RoutingRuleUpdate: strictObject(routingRuleFields()),
   RoutingRule: record({
     id: ref('Id'),
-    ...routingRuleFields(),
+    buyer_id: ref('Id'),
+    environment: { ...ref('Environment'), ...(ruleDocs.environment as object) },
     labels: arrayOf(ref('Slug')),
     publishers: arrayOf(ref('Id')),
     criteria: arrayOf(ref('RoutingCriterion')),
+    price_cents: { ...ref('Cents'), description: ruleDocs.price_cents },
+    payout_cents: { ...ref('Cents'), description: ruleDocs.payout_cents },
+    currency: ref('Currency'),
+    return_window_hours: { ...nullable(returnWindow), ...(ruleDocs.return_window_hours as object) },
     caps: ref('Caps'),
     schedule: nullable(ref('Schedule')),
-    created_at: ref('Timestamp'),
-    updated_at: ref('Timestamp'),
-  }),
-  RoutingRulePage: page('RoutingRule'),
-}
-
-function routingRuleFields() {
-  return {
-    buyer_id: ref('Id'),
-    environment: {
-      ...ref('Environment'),
-      default: 'live',
-      description:
-        "Whose leads the rule sells: live ones, or the sandbox's (a sandbox lead meets only sandbox rules, a live lead only live ones). Fixed once created: a PATCH may repeat it; another value is refused with 422 `environment_fixed`.",
-    },
-    labels: {
-      ...arrayOf(ref('Slug'), { maxItems: 100, uniqueItems: true }),
-      description: 'Label slugs this rule takes leads from; all when empty.',
-    },
-    publishers: {
-      ...arrayOf(ref('Id'), { maxItems: 500, uniqueItems: true }),
-      description: 'Publisher ids this rule takes leads from; all when empty.',
-    },
-    criteria: {
-      ...arrayOf(ref('RoutingCriterion'), { maxItems: MAX_CRITERIA }),
-      description: "Conditions over the lead's contact and attributes.",
-    },
-    price_cents: { ...ref('Cents'), description: 'What the buyer pays per lead.' },
-    payout_cents: { ...ref('Cents'), description: 'What the publisher earns per lead.' },
-    currency: ref('Currency'),
-    return_window_hours: {
-      ...nullable(returnWindow),
-      description:
-        "Overrides the buyer's return window for leads this rule sells; null keeps the buyer's.",
-    },
-    caps: ref('Caps'),
-    schedule: { ...nullable(ref('Schedule')), description: 'null clears it.' },
     priority: {
       type: 'integer',
       minimum: -1000000,
       maximum: 1000000,
-      default: 0,
-      description: 'Higher priority rules are tried first.',
+      ...(ruleDocs.priority as object),
     },
-    weight: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 1000,
-      default: 1,
-      description: 'Share among matching rules of equal priority.',
-    },
+    weight: { type: 'integer', minimum: 1, maximum: 1000, ...(ruleDocs.weight as object) },
     enabled: { type: 'boolean', default: true },
-  }
+    created_at: ref('Timestamp'),
+    updated_at: ref('Timestamp'),
+  }),
+  RoutingRulePage: page('RoutingRule'),
 }
 
 export const catalogue: Section = {
@@ -469,6 +271,7 @@ export const catalogue: Section = {
     },
   ],
   schemas,
+  shapes,
   paths: {
     '/v1/labels': {
       post: operation('/v1/labels', {
@@ -476,18 +279,29 @@ export const catalogue: Section = {
         tag: 'Labels',
         summary: 'Create a label',
         scope: 'submit',
-        body: {
-          schema: ref('LabelCreate'),
+        body: fromValidator(createLabelValidator, {
+          name: 'LabelCreate',
+          docs: labelDocs,
           example: {
             slug: 'acme-leads',
             name: 'Acme Leads',
             branding: { logo_url: 'https://cdn.example/acme.svg', primary_color: '#0f766e' },
           },
-        },
+        }),
         success: { status: 201, description: 'The label.', schema: ref('Label') },
         errors: [409],
       }),
-      get: operation('/v1/labels', list('listLabels', 'Labels', 'List labels', 'Label')),
+      get: operation(
+        '/v1/labels',
+        list(
+          'listLabels',
+          'Labels',
+          'List labels',
+          'Label',
+          undefined,
+          queryParameters(listLabelsValidator)
+        )
+      ),
     },
     '/v1/labels/{id}': {
       parameters: [param('Id')],
@@ -505,15 +319,26 @@ export const catalogue: Section = {
         description:
           'Rename it, change its branding, or give it a host of its own (unique across labels: 409 `host_taken`).',
         scope: 'submit',
-        body: {
-          schema: ref('LabelUpdate'),
+        body: fromValidator(updateLabelValidator, {
+          name: 'LabelUpdate',
           mergePatch: true,
+          docs: {
+            ...labelDocs,
+            '': 'A merge patch: fields left out stay as they are.',
+            'branding': 'Merged into the stored branding; null removes an entry.',
+            'branding.logo_url': logoUrl,
+            'branding.primary_color': primaryColor,
+            'custom_host': {
+              description: `${hostname.description} null frees it.`,
+              examples: hostname.examples,
+            },
+          },
           example: {
             name: 'Acme Leads',
             branding: { primary_color: '#0f766e', logo_url: null },
             custom_host: 'leads.acme.example',
           },
-        },
+        }),
         success: { status: 200, description: 'The updated label.', schema: ref('Label') },
         errors: [409],
       }),
@@ -526,8 +351,13 @@ export const catalogue: Section = {
         description:
           'Creates the publisher with status `invited`, provisions its data schema and e-mails the invitation to `contact_email`.',
         scope: 'submit',
-        body: {
-          schema: ref('PublisherCreate'),
+        body: fromValidator(createPublisherValidator, {
+          name: 'PublisherCreate',
+          docs: {
+            contact_email: 'Receives the invitation e-mail.',
+            label: 'The slug of an existing label.',
+            country: "Default country of the publisher's leads; `NL` when omitted.",
+          },
           example: {
             slug: 'acme-media',
             name: 'Acme Media',
@@ -535,7 +365,7 @@ export const catalogue: Section = {
             label: 'acme-leads',
             country: 'NL',
           },
-        },
+        }),
         success: { status: 201, description: 'The invited publisher.', schema: ref('Publisher') },
         errors: [409],
       }),
@@ -547,28 +377,12 @@ export const catalogue: Section = {
           'List publishers',
           'Publisher',
           'The operator sees every publisher; a publisher credential sees only itself.',
-          [
-            { name: 'status', in: 'query', schema: ref('PublisherStatus') },
-            { name: 'label', in: 'query', description: 'Label slug.', schema: ref('Slug') },
-            {
-              name: 'search',
-              in: 'query',
-              description: 'Part of the name or the slug, in any case.',
-              schema: { type: 'string', maxLength: 100 },
-            },
-            {
-              name: 'sort',
-              in: 'query',
-              description: '`created` (the default) or `name`.',
-              schema: { type: 'string', enum: [...PUBLISHER_SORTS] },
-            },
-            {
-              name: 'order',
-              in: 'query',
-              description: 'Newest first when sorted by creation, A to Z by name, unless given.',
-              schema: { type: 'string', enum: ['asc', 'desc'] },
-            },
-          ]
+          queryParameters(listPublishersValidator, {
+            label: 'Label slug.',
+            search: 'Part of the name or the slug, in any case.',
+            sort: '`created` (the default) or `name`.',
+            order: 'Newest first when sorted by creation, A to Z by name, unless given.',
+          })
         )
       ),
     },
@@ -591,11 +405,11 @@ export const catalogue: Section = {
           'Setting live a publisher that never was live needs its confirmation of its current quality rules ' +
           '(409 `rules_not_confirmed`); a paused one that was live may resume.',
         scope: 'submit',
-        body: {
-          schema: ref('PublisherUpdate'),
+        body: fromValidator(updatePublisherValidator, {
+          name: 'PublisherUpdate',
           mergePatch: true,
           example: { status: 'live', delivery_methods: ['api', 'form'] },
-        },
+        }),
         success: { status: 200, description: 'The updated publisher.', schema: ref('Publisher') },
         errors: [409],
       }),
@@ -610,7 +424,14 @@ export const catalogue: Section = {
           'The publisher (or the operator on its behalf) confirms it has seen the rules its leads are held to. ' +
           'A later change of the rules voids the confirmation. Confirming again changes nothing.',
         scope: 'submit',
-        body: { schema: ref('RulesConfirmation'), example: { rules_version: 2 } },
+        body: fromValidator(confirmRulesValidator, {
+          name: 'RulesConfirmation',
+          docs: {
+            rules_version:
+              'The version the publisher read (`onboarding.rules_version`); rules changed since answer 409 `rules_changed`. Without it, the current rules are confirmed.',
+          },
+          example: { rules_version: 2 },
+        }),
         success: { status: 200, description: 'The publisher.', schema: ref('Publisher') },
         errors: [409],
       }),
@@ -663,8 +484,7 @@ export const catalogue: Section = {
         description:
           'The whole document is replaced; rules left out no longer apply. Operator only.',
         scope: 'submit',
-        body: {
-          schema: ref('QualityRules'),
+        body: fromValidator(qualityRulesValidator, {
           example: {
             required_fields: ['contact.email', 'contact.phone'],
             postal_code: { required: true, action: 'reject' },
@@ -680,7 +500,7 @@ export const catalogue: Section = {
               action: 'reject',
             },
           },
-        },
+        }),
         success: {
           status: 200,
           description: 'The stored rules document.',
@@ -701,8 +521,13 @@ export const catalogue: Section = {
           'The operator may try any rules; a publisher may try its own current rules. ' +
           'Takes the `submit` permission, as a submission does; sandbox credentials may try too.',
         scope: 'submit',
-        body: {
-          schema: ref('QualityRulesPreviewRequest'),
+        body: fromValidator(previewQualityRulesValidator, {
+          name: 'QualityRulesPreviewRequest',
+          docs: {
+            rules:
+              "The rules to try, e.g. while editing them; the publisher's current rules when left out. Only the operator may give them.",
+            lead: 'A sample lead, as POST /v1/leads takes it; `publisher` may be left out (it is the publisher in the path).',
+          },
           example: {
             rules: {
               postal_code: { required: true, action: 'reject' },
@@ -728,7 +553,7 @@ export const catalogue: Section = {
               attributes: { age: 17 },
             },
           },
-        },
+        }),
         success: {
           status: 200,
           description: 'What the rules would decide, and why.',
@@ -742,13 +567,24 @@ export const catalogue: Section = {
         tag: 'Buyers',
         summary: 'Create a buyer',
         scope: 'submit',
-        body: {
-          schema: ref('BuyerCreate'),
+        body: fromValidator(createBuyerValidator, {
+          name: 'BuyerCreate',
+          docs: { return_window_hours: returnWindowDocs },
           example: { name: 'Solar Direct', contact_email: 'leads@solar.example' },
-        },
+        }),
         success: { status: 201, description: 'The buyer.', schema: ref('Buyer') },
       }),
-      get: operation('/v1/buyers', list('listBuyers', 'Buyers', 'List buyers', 'Buyer')),
+      get: operation(
+        '/v1/buyers',
+        list(
+          'listBuyers',
+          'Buyers',
+          'List buyers',
+          'Buyer',
+          undefined,
+          queryParameters(listBuyersValidator)
+        )
+      ),
     },
     '/v1/buyers/{id}': {
       parameters: [param('Id')],
@@ -766,7 +602,15 @@ export const catalogue: Section = {
         description:
           'Rename it, change its contact, or pause it: a paused buyer gets no new matches.',
         scope: 'submit',
-        body: { schema: ref('BuyerUpdate'), mergePatch: true, example: { status: 'paused' } },
+        body: fromValidator(updateBuyerValidator, {
+          name: 'BuyerUpdate',
+          mergePatch: true,
+          docs: {
+            return_window_hours: returnWindowDocs,
+            status: 'A paused buyer gets no new matches; its routing rules wait for it to resume.',
+          },
+          example: { status: 'paused' },
+        }),
         success: { status: 200, description: 'The updated buyer.', schema: ref('Buyer') },
       }),
     },
@@ -776,8 +620,9 @@ export const catalogue: Section = {
         tag: 'Routing rules',
         summary: 'Create a routing rule',
         scope: 'submit',
-        body: {
-          schema: ref('RoutingRuleCreate'),
+        body: fromValidator(createRoutingRuleValidator, {
+          name: 'RoutingRuleCreate',
+          docs: ruleDocs,
           example: {
             buyer_id: '0194f3c2-7b1e-7cc0-9a51-3d2f4e5a6b7c',
             labels: ['acme-leads'],
@@ -794,20 +639,21 @@ export const catalogue: Section = {
             priority: 10,
             weight: 1,
           },
-        },
+        }),
         success: { status: 201, description: 'The rule.', schema: ref('RoutingRule') },
       }),
       get: operation(
         '/v1/routing-rules',
-        list('listRoutingRules', 'Routing rules', 'List routing rules', 'RoutingRule', undefined, [
-          { name: 'buyer_id', in: 'query', schema: ref('Id') },
-          {
-            name: 'environment',
-            in: 'query',
-            schema: ref('Environment'),
-            description: "Only the rules selling this environment's leads.",
-          },
-        ])
+        list(
+          'listRoutingRules',
+          'Routing rules',
+          'List routing rules',
+          'RoutingRule',
+          undefined,
+          queryParameters(listRoutingRulesValidator, {
+            environment: "Only the rules selling this environment's leads.",
+          })
+        )
       ),
     },
     '/v1/routing-rules/{id}': {
@@ -824,11 +670,12 @@ export const catalogue: Section = {
         tag: 'Routing rules',
         summary: 'Update a routing rule',
         scope: 'submit',
-        body: {
-          schema: ref('RoutingRuleUpdate'),
+        body: fromValidator(updateRoutingRuleValidator, {
+          name: 'RoutingRuleUpdate',
           mergePatch: true,
+          docs: ruleDocs,
           example: { price_cents: 2700, enabled: false },
-        },
+        }),
         success: { status: 200, description: 'The updated rule.', schema: ref('RoutingRule') },
       }),
       delete: operation('/v1/routing-rules/{id}', {

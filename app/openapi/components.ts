@@ -1,3 +1,5 @@
+import { pagination } from '#validators/helpers'
+import { type Docs, schemaOf } from './from_validator.js'
 import { arrayOf, ref, type Schema } from './helpers.js'
 
 /**
@@ -53,65 +55,48 @@ const problemExample = (
   ...extra,
 })
 
-export const schemas: Record<string, Schema> = {
+/** The validators' shared shapes (`documentedAs` in app/validators/helpers.ts), in words. */
+export const shapes: Record<string, Docs> = {
   Id: {
-    type: 'string',
-    format: 'uuid',
-    description: 'A UUIDv7 assigned by Leadgate.',
-    examples: ['0194f3c2-7b1e-7cc0-9a51-3d2f4e5a6b7c'],
+    '': {
+      description: 'A UUIDv7 assigned by Leadgate.',
+      examples: ['0194f3c2-7b1e-7cc0-9a51-3d2f4e5a6b7c'],
+    },
   },
+  Slug: {
+    '': { description: 'Lower-case letters, digits and single hyphens.', examples: ['acme-media'] },
+  },
+  Name: { '': { examples: ['Acme Media'] } },
+  Email: { '': { examples: ['ops@acme.example'] } },
+  CountryCode: { '': { description: 'ISO 3166-1 alpha-2, e.g. `NL`.', examples: ['NL'] } },
+  Currency: { '': { description: 'ISO 4217, e.g. `EUR`.', examples: ['EUR'] } },
+  Cents: { '': { description: 'An amount in integer cents.', examples: [1250] } },
+  Permissions: { '': { examples: [['read', 'submit']] } },
+  Environment: { '': '`sandbox` credentials never touch live data.' },
+  Cidr: {
+    '': { description: 'An IPv4 or IPv6 address or CIDR block.', examples: ['203.0.113.0/24'] },
+  },
+  TimestampInput: {
+    '': {
+      description: 'An ISO 8601 moment with its offset, between 0001-01-01 and 9999-12-31 (UTC).',
+      examples: ['2026-11-22T09:00:00Z'],
+    },
+  },
+  PeriodBound: {
+    '': {
+      description:
+        'A date (midnight UTC) or an ISO 8601 moment with its offset, between 0001-01-01 and 9999-12-31 (UTC).',
+      examples: ['2026-01-01'],
+    },
+  },
+}
+
+export const schemas: Record<string, Schema> = {
   Timestamp: {
     type: 'string',
     format: 'date-time',
     description: 'ISO 8601, UTC.',
     examples: ['2025-01-31T09:30:00.000Z'],
-  },
-  Slug: {
-    type: 'string',
-    minLength: 2,
-    maxLength: 64,
-    pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
-    description: 'Lower-case letters, digits and single hyphens.',
-    examples: ['acme-media'],
-  },
-  Name: { type: 'string', minLength: 1, maxLength: 200, examples: ['Acme Media'] },
-  Email: { type: 'string', format: 'email', maxLength: 254, examples: ['ops@acme.example'] },
-  CountryCode: {
-    type: 'string',
-    pattern: '^[A-Za-z]{2}$',
-    description: 'ISO 3166-1 alpha-2, e.g. `NL`.',
-    examples: ['NL'],
-  },
-  Currency: {
-    type: 'string',
-    pattern: '^[A-Za-z]{3}$',
-    description: 'ISO 4217, e.g. `EUR`.',
-    examples: ['EUR'],
-  },
-  Cents: {
-    type: 'integer',
-    minimum: 0,
-    maximum: 100000000,
-    description: 'An amount in integer cents.',
-    examples: [1250],
-  },
-  Permission: { type: 'string', enum: ['read', 'submit'] },
-  Permissions: arrayOf(ref('Permission'), {
-    minItems: 1,
-    maxItems: 2,
-    uniqueItems: true,
-    examples: [['read', 'submit']],
-  }),
-  Environment: {
-    type: 'string',
-    enum: ['live', 'sandbox'],
-    description: '`sandbox` credentials never touch live data.',
-  },
-  Cidr: {
-    type: 'string',
-    maxLength: 64,
-    description: 'An IPv4 or IPv6 address or CIDR block.',
-    examples: ['203.0.113.0/24'],
   },
   FieldError: {
     type: 'object',
@@ -170,13 +155,13 @@ export const parameters = {
     name: 'limit',
     in: 'query',
     description: 'Page size.',
-    schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+    schema: schemaOf(pagination.limit, { '': { default: 50 } }),
   },
   Cursor: {
     name: 'cursor',
     in: 'query',
     description: 'The `next_cursor` of the previous page.',
-    schema: { type: 'string', maxLength: 200 },
+    schema: schemaOf(pagination.cursor),
   },
   IdempotencyKey: {
     name: 'Idempotency-Key',

@@ -6,7 +6,8 @@ import { money } from './money.js'
 import { plugins } from './plugins.js'
 import { privacy } from './privacy.js'
 import { reports } from './reports.js'
-import { headers, parameters, responses, schemas, securitySchemes } from './components.js'
+import { headers, parameters, responses, schemas, securitySchemes, shapes } from './components.js'
+import { hoistShapes } from './from_validator.js'
 import { keys } from './keys.js'
 import { leads } from './leads.js'
 import { operation, type Section } from './helpers.js'
@@ -63,10 +64,19 @@ function build() {
   const paths = {}
   const webhookItems = {}
   const sectionSchemas = { ...schemas }
+  const shapeDocs = { ...shapes }
   for (const section of SECTIONS) {
     merge(paths, section.paths, 'path')
     merge(sectionSchemas, section.schemas, 'schema')
     merge(webhookItems, section.webhooks ?? {}, 'webhook')
+    merge(shapeDocs, section.shapes ?? {}, 'shape')
+  }
+  // Request bodies carry the validators' named shapes inline until here.
+  const hoisted = hoistShapes({ paths, webhookItems }, shapeDocs)
+  merge(sectionSchemas, hoisted.components, 'schema')
+  const { paths: servedPaths, webhookItems: servedWebhooks } = hoisted.tree as {
+    paths: Record<string, unknown>
+    webhookItems: Record<string, unknown>
   }
 
   return {
@@ -86,8 +96,8 @@ function build() {
     servers: [{ url: '/', description: 'This Leadgate instance' }],
     security: [{ apiKey: [] }, { oauth2: ['read'] }],
     tags: SECTIONS.flatMap((section) => section.tags),
-    paths,
-    webhooks: webhookItems,
+    paths: servedPaths,
+    webhooks: servedWebhooks,
     components: { schemas: sectionSchemas, parameters, headers, responses, securitySchemes },
   }
 }

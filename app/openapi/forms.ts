@@ -1,4 +1,6 @@
-import { ATTRIBUTE_TYPES, CONTACT_FIELDS } from '#services/forms/form_fields'
+import { CONTACT_FIELDS } from '#services/forms/form_fields'
+import { createFormValidator, listFormsValidator, updateFormValidator } from '#validators/form'
+import { type Docs, fromValidator, queryParameters } from './from_validator.js'
 import {
   arrayOf,
   list,
@@ -8,7 +10,6 @@ import {
   param,
   record,
   ref,
-  strictObject,
   type Section,
 } from './helpers.js'
 
@@ -20,47 +21,24 @@ const origin = {
   description: 'An origin (scheme, host, port; no path) allowed to embed the form in a frame.',
   examples: ['https://site.example'],
 }
-const fieldName = {
-  type: 'string',
-  pattern: '^[a-z][a-z0-9_]{0,63}$',
-  description: `One of the lead's contact fields (${CONTACT_FIELDS.join(', ')}); any other name is an attribute.`,
-}
-const formField = strictObject(
-  {
-    name: fieldName,
-    label: { type: 'string', minLength: 1, maxLength: 200, description: 'Shown to the consumer.' },
-    required: { type: 'boolean' },
-    type: {
-      type: 'string',
-      enum: [...ATTRIBUTE_TYPES],
-      description: 'Attributes only (default text); contact fields have their own input.',
-    },
-    options: arrayOf(
-      { type: 'string', minLength: 1, maxLength: 100 },
-      { maxItems: 50, description: 'The choices of a select.' }
-    ),
-  },
-  ['name', 'label', 'required']
-)
-const consentText = {
-  type: 'string',
-  minLength: 20,
-  maxLength: 5000,
-  description:
+const formDocs: Docs = {
+  'slug': 'The page is /f/{slug}; unique across all forms.',
+  'consent_text':
     'The consent wording the page shows beside its checkbox. A change makes a new version; every lead keeps the version it was given under.',
+  'thank_you_url': 'Where a consumer goes after sending; the form’s own thank-you page when null.',
+  'embed_origins[]': { description: origin.description, examples: origin.examples },
+  'active': 'An inactive form answers its page as closed (410).',
 }
-const formProperties = {
-  slug: { ...ref('Slug'), description: 'The page is /f/{slug}; unique across all forms.' },
-  title: { type: 'string', minLength: 1, maxLength: 120 },
-  fields: arrayOf(ref('FormField'), { minItems: 1, maxItems: 30 }),
-  consent_text: consentText,
-  thank_you_url: {
-    ...nullable({ type: 'string', format: 'uri', maxLength: 2000 }),
-    description: 'Where a consumer goes after sending; the form’s own thank-you page when null.',
+
+const shapes: Record<string, Docs> = {
+  FormField: {
+    name: `One of the lead's contact fields (${CONTACT_FIELDS.join(', ')}); any other name is an attribute.`,
+    label: 'Shown to the consumer.',
+    type: 'Attributes only (default text); contact fields have their own input.',
+    options: 'The choices of a select.',
   },
-  embed_origins: arrayOf(origin, { maxItems: 20, uniqueItems: true }),
-  active: { type: 'boolean', description: 'An inactive form answers its page as closed (410).' },
 }
+
 const consentVersion = record({
   id: ref('Id'),
   version: { type: 'integer', minimum: 1 },
@@ -89,20 +67,6 @@ const formRecord = {
 }
 
 const schemas = {
-  FormField: formField,
-  FormCreate: strictObject(
-    {
-      publisher_id: {
-        ...ref('Id'),
-        description: 'The operator names the publisher; a publisher leaves it out.',
-      },
-      ...formProperties,
-    },
-    ['slug', 'title', 'fields', 'consent_text']
-  ),
-  FormUpdate: strictObject(formProperties, [], {
-    description: 'A merge patch: fields left out stay as they are.',
-  }),
   FormConsentVersion: consentVersion,
   Form: record(formRecord),
   FormDetail: record({
@@ -160,6 +124,7 @@ export const forms: Section = {
     },
   ],
   schemas,
+  shapes,
   paths: {
     '/v1/forms': {
       post: operation('/v1/forms', {
@@ -167,19 +132,26 @@ export const forms: Section = {
         tag: 'Forms',
         summary: 'Create a form',
         scope: 'submit',
-        body: { schema: ref('FormCreate'), example },
+        body: fromValidator(createFormValidator, {
+          name: 'FormCreate',
+          docs: {
+            ...formDocs,
+            publisher_id: 'The operator names the publisher; a publisher leaves it out.',
+          },
+          example,
+        }),
         success: { status: 201, description: 'The form.', schema: ref('Form') },
       }),
       get: operation(
         '/v1/forms',
-        list('listForms', 'Forms', 'List forms', 'Form', 'A publisher sees its own forms.', [
-          {
-            name: 'publisher_id',
-            in: 'query',
-            description: 'Operator: one publisher’s forms.',
-            schema: ref('Id'),
-          },
-        ])
+        list(
+          'listForms',
+          'Forms',
+          'List forms',
+          'Form',
+          'A publisher sees its own forms.',
+          queryParameters(listFormsValidator, { publisher_id: 'Operator: one publisher’s forms.' })
+        )
       ),
     },
     '/v1/forms/{id}': {
@@ -197,11 +169,12 @@ export const forms: Section = {
         summary: 'Change a form',
         description: 'A changed `consent_text` makes a new consent version.',
         scope: 'submit',
-        body: {
-          schema: ref('FormUpdate'),
+        body: fromValidator(updateFormValidator, {
+          name: 'FormUpdate',
           mergePatch: true,
+          docs: { ...formDocs, '': 'A merge patch: fields left out stay as they are.' },
           example: { active: false },
-        },
+        }),
         success: { status: 200, description: 'The form.', schema: ref('Form') },
       }),
     },

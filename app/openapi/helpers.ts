@@ -3,6 +3,25 @@
  * security, error responses and rate-limit headers without repeating them.
  */
 export type Schema = { [key: string]: unknown }
+
+/** Words and examples for one field: a description, or these keywords. Never a constraint. */
+export type FieldDocs =
+  | string
+  | {
+      description?: string
+      examples?: unknown[]
+      default?: unknown
+      writeOnly?: true
+      /** A rule the service checks rather than the validator, so no validator's schema holds it. */
+      checkedByService?: Schema
+    }
+
+/**
+ * By property path: `''` is the schema itself, `a.b` property `b` of `a` (through arrays and
+ * null), `a[]` the items of array `a`.
+ */
+export type Docs = Record<string, FieldDocs>
+
 export type PathItem = { [key: string]: unknown }
 export type Section = {
   tags: { name: string; description: string }[]
@@ -10,6 +29,8 @@ export type Section = {
   schemas: Record<string, Schema>
   /** OpenAPI 3.1 `webhooks`: requests Leadgate sends. */
   webhooks?: Record<string, PathItem>
+  /** Words for the shapes its validators name (`documentedAs`), which become components. */
+  shapes?: Record<string, Docs>
 }
 
 export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
@@ -29,21 +50,6 @@ export const arrayOf = (items: Schema, extra: Schema = {}): Schema => ({
   ...extra,
 })
 
-/** A request body object: every property listed, unknown ones refused (as the validators do). */
-export function strictObject(
-  properties: Record<string, Schema>,
-  required: string[] = [],
-  extra: Schema = {}
-): Schema {
-  return {
-    type: 'object',
-    properties,
-    ...(required.length ? { required } : {}),
-    additionalProperties: false,
-    ...extra,
-  }
-}
-
 /** A response object: every property is always present (null when empty). */
 export function record(properties: Record<string, Schema>, extra: Schema = {}): Schema {
   return { type: 'object', properties, required: Object.keys(properties), ...extra }
@@ -60,14 +66,14 @@ export function page(itemSchema: string): Schema {
   })
 }
 
-/** A paginated list read with `?limit=&cursor=`; `extra` adds filters. */
+/** A paginated list read with `?limit=&cursor=` and the filters of its validator (queryParameters). */
 export function list(
   id: string,
   tag: string,
   summary: string,
   item: string,
-  description?: string,
-  extra: unknown[] = []
+  description: string | undefined,
+  parameters: unknown[]
 ): OperationSpec {
   return {
     id,
@@ -75,7 +81,7 @@ export function list(
     summary,
     description,
     scope: 'read',
-    parameters: [...extra, param('Limit'), param('Cursor')],
+    parameters,
     success: { status: 200, description: 'One page.', schema: ref(`${item}Page`) },
     // A limit out of range, a cursor not from a previous page, or a malformed filter.
     errors: [422],
@@ -101,7 +107,7 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { $ref: '#/components/headers/RateLimit-Reset' },
 }
 
-type Body = {
+export type Body = {
   schema: Schema
   example?: unknown
   /** Also accepted as application/merge-patch+json (PATCH). */

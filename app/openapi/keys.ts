@@ -1,3 +1,8 @@
+import { createApiKeyValidator } from '#validators/api_key'
+import { createOauthClientValidator } from '#validators/oauth_client'
+import { pageValidator } from '#validators/pagination'
+import { createUserValidator, updateUserValidator } from '#validators/user'
+import { type Docs, fromValidator, queryParameters } from './from_validator.js'
 import {
   arrayOf,
   list,
@@ -7,76 +12,42 @@ import {
   param,
   record,
   ref,
-  strictObject,
   type Schema,
   type Section,
 } from './helpers.js'
 
 /** Credentials (API keys, OAuth clients and tokens) and portal users. */
-const scopeInput = {
-  publisher_id: {
-    ...ref('Id'),
+const credentialDocs: Docs = {
+  '': {
     description:
-      'Bind the credential to this publisher. A publisher may only name itself (or leave it out).',
+      'At most one of `publisher_id` and `buyer_id`; neither makes an operator credential.',
+    checkedByService: { not: { required: ['publisher_id', 'buyer_id'] } },
   },
-  buyer_id: { ...ref('Id'), description: 'Bind the credential to this buyer. Operator only.' },
-  permissions: ref('Permissions'),
-  environment: ref('Environment'),
-  allowed_ips: {
-    ...arrayOf(ref('Cidr'), { maxItems: 50 }),
-    description:
-      'Only callers from these addresses may use the credential; any address when empty.',
+  'publisher_id':
+    'Bind the credential to this publisher. A publisher may only name itself (or leave it out).',
+  'buyer_id': 'Bind the credential to this buyer. Operator only.',
+  'allowed_ips':
+    'Only callers from these addresses may use the credential; any address when empty.',
+}
+
+const shapes: Record<string, Docs> = {
+  ComplianceScopeInput: {
+    '': 'What a compliance officer or key may audit: leads of these publishers or of these labels, that arrived in this period; their audit events in it. A key left out does not narrow.',
+    'publishers': 'These publishers.',
+    'labels': "These labels' publishers.",
+    'from': 'Leads (and events) at or after.',
+    'to': 'Leads (and events) before.',
+  },
+  UserRole: {
+    '': '`label_manager`: a label’s own manager, reading the reports and leads of that label’s publishers only.',
   },
 }
-const oneOwner = {
-  not: { required: ['publisher_id', 'buyer_id'] },
-  description:
-    'At most one of `publisher_id` and `buyer_id`; neither makes an operator credential.',
-}
-/** A day (midnight UTC) or a moment with its offset, as a period's bound. */
-const periodBound = (description: string) => ({
-  type: 'string',
-  description: `${description} A date (midnight UTC) or an ISO 8601 moment with its offset.`,
-  examples: ['2026-01-01'],
-})
-const complianceScopeInput = strictObject({
-  publishers: { ...arrayOf(ref('Slug'), { maxItems: 100 }), description: 'These publishers.' },
-  labels: { ...arrayOf(ref('Slug'), { maxItems: 100 }), description: "These labels' publishers." },
-  from: periodBound('Leads (and events) at or after.'),
-  to: periodBound('Leads (and events) before.'),
-})
+
 const withAll = (base: string, extra: Record<string, Schema>) => ({
   allOf: [ref(base), record(extra)],
 })
 
 const schemas = {
-  CredentialCreate: strictObject(
-    { name: ref('Name'), ...scopeInput },
-    ['name', 'permissions', 'environment'],
-    oneOwner
-  ),
-  ApiKeyCreate: strictObject(
-    {
-      name: ref('Name'),
-      ...scopeInput,
-      compliance: {
-        type: 'boolean',
-        description:
-          'Operator only: a key for an auditor, owned by no publisher or buyer, with `["read"]` only. It exports, verifies and proves the audit trail (GET /v1/audit-logs…) within its `scope`.',
-      },
-      scope: {
-        ...ref('ComplianceScopeInput'),
-        description: 'A compliance key only: what it may audit. Left out, everything.',
-      },
-    },
-    ['name', 'permissions', 'environment'],
-    oneOwner
-  ),
-  ComplianceScopeInput: {
-    ...complianceScopeInput,
-    description:
-      'What a compliance officer or key may audit: leads of these publishers or of these labels, that arrived in this period; their audit events in it. A key left out does not narrow.',
-  },
   ComplianceScope: record(
     {
       publishers: arrayOf(ref('Slug')),
@@ -161,72 +132,6 @@ const schemas = {
     scope: { type: 'string', examples: ['read submit'] },
   }),
 
-  UserRole: {
-    type: 'string',
-    enum: ['operator_admin', 'compliance_officer', 'publisher_user', 'buyer_user', 'label_manager'],
-    description:
-      '`label_manager`: a label’s own manager, reading the reports and leads of that label’s publishers only.',
-  },
-  UserCreate: strictObject(
-    {
-      email: ref('Email'),
-      password: {
-        type: 'string',
-        minLength: 12,
-        maxLength: 128,
-        writeOnly: true,
-        description:
-          "The user's first password; stored hashed. Leave it out to invite the user by e-mail instead: the link lets it choose its own within 14 days.",
-      },
-      full_name: ref('Name'),
-      role: ref('UserRole'),
-      publisher_id: {
-        ...ref('Id'),
-        description: 'Required for `publisher_user`. A publisher creates only its own users.',
-      },
-      buyer_id: { ...ref('Id'), description: 'Required for `buyer_user`.' },
-      label: { ...ref('Slug'), description: 'Required for `label_manager`: the label’s slug.' },
-      permissions: {
-        ...ref('Permissions'),
-        description:
-          'A publisher user delivers (`submit`), reports (`read`) or both (the default).',
-      },
-      scope: {
-        ...ref('ComplianceScopeInput'),
-        description:
-          'A `compliance_officer` only, set by the operator: what it may audit. Left out, everything.',
-      },
-    },
-    ['email', 'role'],
-    {
-      allOf: [
-        {
-          if: { properties: { role: { const: 'publisher_user' } }, required: ['role'] },
-          then: { required: ['publisher_id'] },
-        },
-        {
-          if: { properties: { role: { const: 'buyer_user' } }, required: ['role'] },
-          then: { required: ['buyer_id'] },
-        },
-        {
-          if: { properties: { role: { const: 'label_manager' } }, required: ['role'] },
-          then: { required: ['label'] },
-        },
-      ],
-    }
-  ),
-  UserUpdate: strictObject({
-    role: { ...ref('UserRole'), description: 'Operator only, and only between operator roles.' },
-    permissions: ref('Permissions'),
-    disabled: {
-      type: 'boolean',
-      description: "`true` revokes the user's access at once; `false` restores it.",
-    },
-    scope: {
-      ...nullable(ref('ComplianceScopeInput')),
-      description: 'Operator only, for a compliance officer: its new limits; null lifts them.',
-    },
-  }),
   User: record({
     id: ref('Id'),
     email: ref('Email'),
@@ -282,6 +187,7 @@ export const keys: Section = {
     },
   ],
   schemas,
+  shapes,
   paths: {
     '/v1/api-keys': {
       post: operation('/v1/api-keys', {
@@ -291,7 +197,16 @@ export const keys: Section = {
         description:
           'The response is the only place the key appears; Leadgate stores a hash. Sandbox credentials create sandbox keys only, and a key never gets more permissions than its creator.',
         scope: 'submit',
-        body: { schema: ref('ApiKeyCreate'), example: credentialExample },
+        body: fromValidator(createApiKeyValidator, {
+          name: 'ApiKeyCreate',
+          docs: {
+            ...credentialDocs,
+            compliance:
+              'Operator only: a key for an auditor, owned by no publisher or buyer, with `["read"]` only. It exports, verifies and proves the audit trail (GET /v1/audit-logs…) within its `scope`.',
+            scope: 'A compliance key only: what it may audit. Left out, everything.',
+          },
+          example: credentialExample,
+        }),
         success: {
           status: 201,
           description: 'The key, with its secret.',
@@ -300,7 +215,14 @@ export const keys: Section = {
       }),
       get: operation(
         '/v1/api-keys',
-        list('listApiKeys', 'API keys', 'List API keys', 'ApiKey', 'Without secrets.')
+        list(
+          'listApiKeys',
+          'API keys',
+          'List API keys',
+          'ApiKey',
+          'Without secrets.',
+          queryParameters(pageValidator)
+        )
       ),
     },
     '/v1/api-keys/{id}': {
@@ -345,7 +267,11 @@ export const keys: Section = {
         summary: 'Register an OAuth client',
         description: 'Same scoping as an API key. The secret appears only in this response.',
         scope: 'submit',
-        body: { schema: ref('CredentialCreate'), example: credentialExample },
+        body: fromValidator(createOauthClientValidator, {
+          name: 'CredentialCreate',
+          docs: credentialDocs,
+          example: credentialExample,
+        }),
         success: {
           status: 201,
           description: 'The client, with its secret.',
@@ -354,7 +280,14 @@ export const keys: Section = {
       }),
       get: operation(
         '/v1/oauth-clients',
-        list('listOauthClients', 'OAuth', 'List OAuth clients', 'OauthClient', 'Without secrets.')
+        list(
+          'listOauthClients',
+          'OAuth',
+          'List OAuth clients',
+          'OauthClient',
+          'Without secrets.',
+          queryParameters(pageValidator)
+        )
       ),
     },
     '/v1/oauth-clients/{id}': {
@@ -376,8 +309,22 @@ export const keys: Section = {
         description:
           'The operator creates any user; a publisher only `publisher_user`s of its own.',
         scope: 'submit',
-        body: {
-          schema: ref('UserCreate'),
+        body: fromValidator(createUserValidator, {
+          name: 'UserCreate',
+          docs: {
+            password: {
+              writeOnly: true,
+              description:
+                "The user's first password; stored hashed. Leave it out to invite the user by e-mail instead: the link lets it choose its own within 14 days.",
+            },
+            publisher_id: 'Required for `publisher_user`. A publisher creates only its own users.',
+            buyer_id: 'Required for `buyer_user`.',
+            label: 'Required for `label_manager`: the label’s slug.',
+            permissions:
+              'A publisher user delivers (`submit`), reports (`read`) or both (the default).',
+            scope:
+              'A `compliance_officer` only, set by the operator: what it may audit. Left out, everything.',
+          },
           example: {
             email: 'anna@acme.example',
             password: 'correct-horse-battery',
@@ -386,11 +333,21 @@ export const keys: Section = {
             publisher_id: '0194f3c2-7b1e-7cc0-9a51-3d2f4e5a6b7c',
             permissions: ['read'],
           },
-        },
+        }),
         success: { status: 201, description: 'The user.', schema: ref('User') },
         errors: [409],
       }),
-      get: operation('/v1/users', list('listUsers', 'Users', 'List portal users', 'User')),
+      get: operation(
+        '/v1/users',
+        list(
+          'listUsers',
+          'Users',
+          'List portal users',
+          'User',
+          undefined,
+          queryParameters(pageValidator)
+        )
+      ),
     },
     '/v1/users/{id}': {
       parameters: [param('Id')],
@@ -399,11 +356,16 @@ export const keys: Section = {
         tag: 'Users',
         summary: "Change a user's permissions or revoke its access",
         scope: 'submit',
-        body: {
-          schema: ref('UserUpdate'),
+        body: fromValidator(updateUserValidator, {
+          name: 'UserUpdate',
           mergePatch: true,
+          docs: {
+            role: 'Operator only, and only between operator roles.',
+            disabled: "`true` revokes the user's access at once; `false` restores it.",
+            scope: 'Operator only, for a compliance officer: its new limits; null lifts them.',
+          },
           example: { permissions: ['read', 'submit'] },
-        },
+        }),
         success: { status: 200, description: 'The updated user.', schema: ref('User') },
       }),
     },

@@ -7,19 +7,55 @@ import {
   param,
   record,
   ref,
-  strictObject,
   type Section,
 } from './helpers.js'
-import { REASON_CODES } from '#services/quality/types'
-import { CHANNELS } from '#services/intake/delivery_methods'
 import { LISTED_STATUSES } from '#services/leads/lead_presenter'
+import {
+  createLeadValidator,
+  createRequestValidator,
+  listLeadsValidator,
+  reviewLeadValidator,
+} from '#validators/lead'
+import { type Docs, fromValidator, queryParameters } from './from_validator.js'
 
 /** Lead delivery and lookup; one validation pipeline for every route a lead arrives by. */
-const text = (maxLength: number, extra: Record<string, unknown> = {}) => ({
-  type: 'string',
-  maxLength,
-  ...extra,
-})
+const publisher =
+  "The delivering publisher's slug; a publisher key may only name its own publisher."
+
+const shapes: Record<string, Docs> = {
+  Contact: {
+    '': "Which fields must be present is up to the publisher's quality rules: a lead missing one is stored as rejected with `missing_field`.",
+    'name': { examples: ['Jan Jansen'] },
+    'email': {
+      description: 'Checked by the `email` quality rule, not refused as malformed.',
+      examples: ['jan@example.nl'],
+    },
+    'phone': { description: 'Any common notation; stored as E.164.', examples: ['+31612345678'] },
+    'postal_code': { examples: ['1012 AB'] },
+    'country': "Defaults to the publisher's country.",
+  },
+  Provenance: {
+    source: { examples: ['facebook'] },
+    campaign: { examples: ['spring-solar'] },
+    landing_page: { examples: ['https://acme.example/solar'] },
+  },
+  Consent: {
+    '': 'Valid consent is `given: true` with text, timestamp and IP; anything less rejects the lead with `missing_consent` or `invalid_consent`.',
+    'text': 'The exact consent wording shown to the applicant.',
+    'ip': {
+      description: 'The IPv4 or IPv6 address of the applicant.',
+      examples: ['198.51.100.23'],
+    },
+  },
+  Attributes: {
+    '': {
+      description:
+        'A flat object of custom fields that target-audience rules read (age, product, homeowner…).',
+      examples: [{ age: 42, homeowner: true, product: 'solar' }],
+    },
+  },
+  LeadFields: { publisher },
+}
 
 const schemas = {
   LeadStatus: {
@@ -59,37 +95,6 @@ const schemas = {
       message: { type: 'string' },
     },
   },
-  Contact: strictObject(
-    {
-      name: text(200, { examples: ['Jan Jansen'] }),
-      email: text(254, {
-        description: 'Checked by the `email` quality rule, not refused as malformed.',
-        examples: ['jan@example.nl'],
-      }),
-      phone: text(32, {
-        description: 'Any common notation; stored as E.164.',
-        examples: ['+31612345678'],
-      }),
-      postal_code: text(16, { examples: ['1012 AB'] }),
-      country: { ...ref('CountryCode'), description: "Defaults to the publisher's country." },
-    },
-    [],
-    {
-      description:
-        "Which fields must be present is up to the publisher's quality rules: a lead missing one is stored as rejected with `missing_field`.",
-    }
-  ),
-  Provenance: strictObject({
-    source: text(200, { examples: ['facebook'] }),
-    campaign: text(200, { examples: ['spring-solar'] }),
-    landing_page: {
-      type: 'string',
-      format: 'uri',
-      maxLength: 2000,
-      description: 'http or https.',
-      examples: ['https://acme.example/solar'],
-    },
-  }),
   ProvenanceView: {
     type: 'object',
     properties: {
@@ -102,59 +107,6 @@ const schemas = {
       landing_page: { type: 'string' },
     },
     required: ['label'],
-  },
-  Consent: strictObject(
-    {
-      given: { type: 'boolean' },
-      text: text(5000, { description: 'The exact consent wording shown to the applicant.' }),
-      timestamp: ref('Timestamp'),
-      ip: text(64, {
-        description: 'The IPv4 or IPv6 address of the applicant.',
-        examples: ['198.51.100.23'],
-      }),
-    },
-    [],
-    {
-      description:
-        'Valid consent is `given: true` with text, timestamp and IP; anything less rejects the lead with `missing_consent` or `invalid_consent`.',
-    }
-  ),
-  Attributes: {
-    type: 'object',
-    description:
-      'A flat object of custom fields that target-audience rules read (age, product, homeowner…).',
-    maxProperties: 50,
-    propertyNames: { pattern: '^[a-z][a-z0-9_]{0,63}$' },
-    additionalProperties: { type: ['string', 'number', 'boolean'], maxLength: 500 },
-    examples: [{ age: 42, homeowner: true, product: 'solar' }],
-  },
-  LeadFields: {
-    type: 'object',
-    required: ['contact'],
-    properties: {
-      publisher: {
-        ...ref('Slug'),
-        description:
-          "The delivering publisher's slug; a publisher key may only name its own publisher.",
-      },
-      contact: ref('Contact'),
-      provenance: ref('Provenance'),
-      consent: ref('Consent'),
-      attributes: ref('Attributes'),
-    },
-  },
-  LeadSubmission: {
-    type: 'object',
-    $ref: '#/components/schemas/LeadFields',
-    required: ['publisher'],
-    unevaluatedProperties: false,
-  },
-  RequestSubmission: {
-    type: 'object',
-    $ref: '#/components/schemas/LeadFields',
-    unevaluatedProperties: false,
-    description:
-      "As a lead; `publisher` may be left out with a publisher key (it is the key's publisher).",
   },
   QualityCheck: record({
     consent: { type: 'string', enum: ['valid', 'missing', 'invalid'] },
@@ -253,23 +205,6 @@ const schemas = {
     }
   ),
   LeadPage: page('Lead'),
-  LeadReview: strictObject(
-    {
-      decision: {
-        type: 'string',
-        enum: ['approve', 'reject'],
-        description:
-          '`approve`: the lead becomes accepted and goes on to routing. `reject`: it becomes rejected.',
-      },
-      reason: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 500,
-        description: 'Why; required to reject. The publisher reads it among the lead’s reasons.',
-      },
-    },
-    ['decision']
-  ),
   RequestStatusView: record({ id: ref('Id'), status: ref('RequestStatus') }),
 }
 
@@ -327,47 +262,16 @@ const outcomeResponses = {
   },
 }
 
-const leadFilters = [
-  {
-    name: 'status',
-    in: 'query',
-    schema: { type: 'string', enum: [...LISTED_STATUSES] },
-  },
-  { name: 'environment', in: 'query', schema: ref('Environment') },
-  {
-    name: 'publisher',
-    in: 'query',
-    description: 'Publisher slug (operator).',
-    schema: ref('Slug'),
-  },
-  { name: 'label', in: 'query', description: 'Label slug.', schema: ref('Slug') },
-  { name: 'from', in: 'query', description: 'Created at or after.', schema: ref('Timestamp') },
-  { name: 'to', in: 'query', description: 'Created before.', schema: ref('Timestamp') },
-  {
-    name: 'unsold',
-    in: 'query',
-    description: 'Accepted leads without (true) or with (false) a buyer.',
-    schema: { type: 'boolean' },
-  },
-  {
-    name: 'buyer_id',
-    in: 'query',
-    description: 'Operator only (403 `filter_not_allowed` otherwise): leads sold to this buyer.',
-    schema: ref('Id'),
-  },
-  {
-    name: 'reason',
-    in: 'query',
-    description: 'Leads given this reason (`reasons[].code`).',
-    schema: { type: 'string', enum: [...REASON_CODES, 'review_rejected'] },
-  },
-  {
-    name: 'channel',
-    in: 'query',
-    description: 'How the lead arrived.',
-    schema: { type: 'string', enum: [...CHANNELS] },
-  },
-]
+const leadFilters = queryParameters(listLeadsValidator, {
+  publisher: 'Publisher slug (operator).',
+  label: 'Label slug.',
+  from: 'Created at or after.',
+  to: 'Created before.',
+  unsold: 'Accepted leads without (true) or with (false) a buyer.',
+  buyer_id: 'Operator only (403 `filter_not_allowed` otherwise): leads sold to this buyer.',
+  reason: 'Leads given this reason (`reasons[].code`).',
+  channel: 'How the lead arrived.',
+})
 
 /** The list, and with `format=csv` every visible lead as one streamed CSV (the visible fields only). */
 function listWithCsv() {
@@ -377,10 +281,7 @@ function listWithCsv() {
     'List leads',
     'Lead',
     'A publisher sees its own leads, a buyer the leads delivered to it, a label manager its label’s, the operator all. With `format=csv`, every lead the filters match as a streamed CSV of the fields the caller may see.',
-    [
-      ...leadFilters,
-      { name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'csv'] } },
-    ]
+    leadFilters
   )
   return {
     ...spec,
@@ -402,6 +303,7 @@ export const leads: Section = {
     },
   ],
   schemas,
+  shapes,
   paths: {
     '/v1/leads': {
       post: operation('/v1/leads', {
@@ -412,7 +314,11 @@ export const leads: Section = {
           "Needs a publisher key with `submit`. Validates the shape, then the publisher's quality rules; the lead, its consent proof and its audit entries are stored in one transaction.",
         scope: 'submit',
         parameters: [param('IdempotencyKey')],
-        body: { schema: ref('LeadSubmission'), example: submissionExample },
+        body: fromValidator(createLeadValidator, {
+          name: 'LeadSubmission',
+          docs: { publisher },
+          example: submissionExample,
+        }),
         ...outcomeResponses,
       }),
       get: operation('/v1/leads', listWithCsv()),
@@ -438,10 +344,15 @@ export const leads: Section = {
           'Operator only. Decides a lead a quality rule flagged (held for review); any other lead, or one already reviewed, answers 409 `lead_not_flagged`. ' +
           'The lead, an audit entry with the reviewer as actor and the `lead.reviewed` event are stored together; an approved live lead is routed like any accepted lead.',
         scope: 'submit',
-        body: {
-          schema: ref('LeadReview'),
+        body: fromValidator(reviewLeadValidator, {
+          name: 'LeadReview',
+          docs: {
+            decision:
+              '`approve`: the lead becomes accepted and goes on to routing. `reject`: it becomes rejected.',
+            reason: 'Why; required to reject. The publisher reads it among the lead’s reasons.',
+          },
           example: { decision: 'reject', reason: 'The phone number belongs to a business.' },
-        },
+        }),
         success: {
           status: 200,
           description: 'The lead, as GET /v1/leads/{id} shows it.',
@@ -459,7 +370,13 @@ export const leads: Section = {
           'Same body, pipeline and answers as `POST /v1/leads`; consent is recorded as on direct API delivery.',
         scope: 'submit',
         parameters: [param('IdempotencyKey')],
-        body: { schema: ref('RequestSubmission'), example: submissionExample },
+        body: fromValidator(createRequestValidator, {
+          name: 'RequestSubmission',
+          docs: {
+            '': "As a lead; `publisher` may be left out with a publisher key (it is the key's publisher).",
+          },
+          example: submissionExample,
+        }),
         ...outcomeResponses,
       }),
     },

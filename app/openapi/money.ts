@@ -2,6 +2,25 @@ import { DISPUTE_OUTCOMES, PAYOUT_SCHEDULES } from '#services/money/settlement_p
 import { PAYOUT_STATUSES } from '#services/money/payout_service'
 import { DISPUTE_REASONS, DISPUTE_STATUSES } from '#services/money/dispute_rules'
 import {
+  adjustmentValidator,
+  settlementPolicyValidator,
+  showSettlementValidator,
+} from '#validators/settlement'
+import {
+  createPayoutRunValidator,
+  listPayoutsValidator,
+  markPayoutFailedValidator,
+  markPayoutPaidValidator,
+  statementValidator,
+} from '#validators/payout'
+import {
+  decideDisputeValidator,
+  listDisputesValidator,
+  openDisputeValidator,
+  respondToDisputeValidator,
+} from '#validators/dispute'
+import { type Docs, fromValidator, queryParameters, schemaOf } from './from_validator.js'
+import {
   arrayOf,
   list,
   nullable,
@@ -10,7 +29,6 @@ import {
   param,
   record,
   ref,
-  strictObject,
   type Section,
 } from './helpers.js'
 
@@ -29,29 +47,18 @@ const currencyFigures = {
   paid_cents: { type: 'integer', description: 'Paid out so far.' },
 }
 
-const policyProperties = {
-  payout_schedule: { type: 'string', enum: [...PAYOUT_SCHEDULES], default: 'monthly' },
-  minimum_payout_cents: {
-    ...ref('Cents'),
-    description: 'Below it a payout waits for the next run.',
-  },
+const policyDocs: Docs = {
+  payout_schedule: { default: 'monthly' },
+  minimum_payout_cents: 'Below it a payout waits for the next run.',
   response_hours: {
-    type: 'integer',
-    minimum: 1,
-    maximum: 2160,
     default: 72,
     description: 'Hours the publisher has to answer a dispute; unanswered, it is upheld.',
   },
   decision_hours: {
-    type: 'integer',
-    minimum: 1,
-    maximum: 2160,
     default: 120,
     description: 'Hours the operator has to decide a dispute the rules could not.',
   },
   default_outcome: {
-    type: 'string',
-    enum: [...DISPUTE_OUTCOMES],
     default: 'upheld',
     description: 'What an undecided dispute comes to when the operator’s deadline passes.',
   },
@@ -110,25 +117,6 @@ const payoutSchemas = {
     ...payoutFields,
     lines: arrayOf(ref('PayoutLine'), { description: 'They sum to `amount_cents`.' }),
   }),
-  PayoutRunCreate: strictObject({
-    label: {
-      ...ref('Slug'),
-      description:
-        'Only this label’s publishers; every label (and publishers without one) if left out.',
-    },
-    period_end: {
-      type: 'string',
-      format: 'date',
-      description:
-        'Pay sales final by the end of this day (UTC, today at the latest). Default: the last day of the last full period of each label’s schedule.',
-    },
-    environment: {
-      ...ref('Environment'),
-      default: 'live',
-      description:
-        'Pay live sales (the default) or sandbox ones, from that environment’s payable accounts; the other environment is untouched.',
-    },
-  }),
   PayoutRun: record({
     runs: arrayOf(
       record({
@@ -152,12 +140,6 @@ const payoutSchemas = {
     ),
     payouts: { type: 'integer', description: 'Payouts created, over every run.' },
   }),
-  PayoutPaid: strictObject({ reference: { type: 'string', minLength: 1, maxLength: 200 } }, [
-    'reference',
-  ]),
-  PayoutFailed: strictObject({ reason: { type: 'string', minLength: 1, maxLength: 500 } }, [
-    'reason',
-  ]),
   StatementTotals: record({
     currency: ref('Currency'),
     accepted: record({
@@ -202,10 +184,21 @@ const payoutPaths = {
       description:
         'For each label (or the one named) and its period, one payout per publisher and currency of what the ledger says it is owed: its payable balance, less open payouts and sales final after the period — so clawbacks and adjustments net out and a negative balance carries forward. A payout is made when that amount reaches the label’s minimum. Idempotent per publisher, period and environment: running again creates nothing new. One environment per run: live unless `environment` is `sandbox`. The settlement clock runs each label, live and sandbox, when its period ends. One run at a time: 409 `payout_run_in_progress` while another runs.',
       scope: 'submit',
-      body: {
-        schema: ref('PayoutRunCreate'),
+      body: fromValidator(createPayoutRunValidator, {
+        name: 'PayoutRunCreate',
+        docs: {
+          label:
+            'Only this label’s publishers; every label (and publishers without one) if left out.',
+          period_end:
+            'Pay sales final by the end of this day (UTC, today at the latest). Default: the last day of the last full period of each label’s schedule.',
+          environment: {
+            default: 'live',
+            description:
+              'Pay live sales (the default) or sandbox ones, from that environment’s payable accounts; the other environment is untouched.',
+          },
+        },
         example: { label: 'acme', period_end: '2026-10-31' },
-      },
+      }),
       success: { status: 202, description: 'What the run created.', schema: ref('PayoutRun') },
       errors: [409],
     }),
@@ -219,21 +212,11 @@ const payoutPaths = {
         'Payouts',
         'Payout',
         'Newest first: a publisher’s own; the operator’s every publisher’s (or `publisher_id`’s).',
-        [
-          { name: 'publisher_id', in: 'query', description: 'Operator: whose.', schema: ref('Id') },
-          {
-            name: 'status',
-            in: 'query',
-            schema: { type: 'string', enum: [...PAYOUT_STATUSES] },
-          },
-          {
-            name: 'environment',
-            in: 'query',
-            description:
-              'Live or sandbox payouts; default the credential’s environment (a sandbox credential reads sandbox ones only).',
-            schema: ref('Environment'),
-          },
-        ]
+        queryParameters(listPayoutsValidator, {
+          publisher_id: 'Operator: whose.',
+          environment:
+            'Live or sandbox payouts; default the credential’s environment (a sandbox credential reads sandbox ones only).',
+        })
       )
     ),
   },
@@ -256,7 +239,10 @@ const payoutPaths = {
       description:
         'The money left: the ledger books it, each sale it pays becomes `paid_out` (an audit entry per lead) and the publisher’s endpoints get `payout.processed` (kind `publisher_payout`). 409 `payout_closed` when it is paid or failed already.',
       scope: 'submit',
-      body: { schema: ref('PayoutPaid'), example: { reference: 'SEPA-2026-11-0042' } },
+      body: fromValidator(markPayoutPaidValidator, {
+        name: 'PayoutPaid',
+        example: { reference: 'SEPA-2026-11-0042' },
+      }),
       success: { status: 200, description: 'The payout.', schema: ref('PayoutDetail') },
       errors: [409],
     }),
@@ -270,7 +256,10 @@ const payoutPaths = {
       description:
         'The transfer did not arrive: the payout is closed and its sales released, so the next run pays them. Nothing was booked, so nothing is reversed. 409 `payout_closed` when it is paid or failed already.',
       scope: 'submit',
-      body: { schema: ref('PayoutFailed'), example: { reason: 'IBAN rejected by the bank' } },
+      body: fromValidator(markPayoutFailedValidator, {
+        name: 'PayoutFailed',
+        example: { reason: 'IBAN rejected by the bank' },
+      }),
       success: { status: 200, description: 'The payout.', schema: ref('PayoutDetail') },
       errors: [409],
     }),
@@ -284,21 +273,10 @@ const payoutPaths = {
       description:
         'Leads sold to the buyer (accepted, at their price) minus those it returned, booked in the period, from its side of the ledger. The buyer itself or the operator; never a publisher or a payout. A sandbox credential reads its sandbox purchases, a live one live ones. With `Accept: text/csv` or `format=csv`, the lines as a CSV download.',
       scope: 'read',
-      parameters: [
-        {
-          name: 'from',
-          in: 'query',
-          description: 'Timestamp or date (UTC); default the first of this month.',
-          schema: { type: 'string' },
-        },
-        {
-          name: 'to',
-          in: 'query',
-          description: 'Exclusive; default now.',
-          schema: { type: 'string' },
-        },
-        { name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'csv'] } },
-      ],
+      parameters: queryParameters(statementValidator, {
+        from: 'Timestamp or date (UTC); default the first of this month.',
+        to: 'Exclusive; default now.',
+      }),
       success: {
         status: 200,
         description: 'The statement (JSON), or its lines (CSV).',
@@ -360,21 +338,9 @@ const disputeRequired = Object.keys(disputeFields).filter(
   (name) => name !== 'publisher_id' && name !== 'buyer_id'
 )
 
-const disputeText = (description: string) => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: 5000,
-  description,
-})
+const responseText = schemaOf(respondToDisputeValidator, { text: 'The publisher’s answer.' })
 
 const disputeSchemas = {
-  DisputeCreate: strictObject(
-    {
-      reason: { type: 'string', enum: [...DISPUTE_REASONS] },
-      details: disputeText('What is wrong with the lead; required with reason `other`.'),
-    },
-    ['reason']
-  ),
   DisputeDecision: record({
     outcome: { type: 'string', enum: [...DISPUTE_OUTCOMES] },
     decided_by: {
@@ -431,12 +397,11 @@ const disputeSchemas = {
     },
     required: [...disputeRequired, 'consent_evidence', 'verification', 'thread'],
   },
-  DisputeResponseCreate: strictObject({ text: disputeText('The publisher’s answer.') }, ['text']),
+  // The files are read by the controller, before respondToDisputeValidator checks the text.
   DisputeResponseUpload: {
-    type: 'object',
-    required: ['text'],
+    ...responseText,
     properties: {
-      text: disputeText('The publisher’s answer.'),
+      ...(responseText.properties as object),
       attachments: arrayOf(
         { type: 'string', contentMediaType: 'application/octet-stream' },
         {
@@ -447,13 +412,6 @@ const disputeSchemas = {
       ),
     },
   },
-  DisputeDecisionCreate: strictObject(
-    {
-      outcome: { type: 'string', enum: [...DISPUTE_OUTCOMES] },
-      note: disputeText('For the thread; both parties read it.'),
-    },
-    ['outcome']
-  ),
 }
 
 const disputeAnswer = (status: number, description: string) => ({
@@ -469,12 +427,13 @@ const respondToDispute = operation('/v1/disputes/{id}/responses', {
   description:
     'The publisher of the lead, before `respond_by`: text, and in a multipart body files as well (`attachments`), each stored with its SHA-256 (in the thread and the `dispute.responded` event; the audit entry `dispute.responded` records the step). The dispute becomes `responded` and waits for the operator. 409 `response_deadline_passed` after the deadline, `dispute_closed` once decided or withdrawn.',
   scope: 'submit',
-  body: {
-    schema: ref('DisputeResponseCreate'),
+  body: fromValidator(respondToDisputeValidator, {
+    name: 'DisputeResponseCreate',
+    docs: { text: 'The publisher’s answer.' },
     example: {
       text: 'The applicant confirmed the request by phone on 12 November; recording attached.',
     },
-  },
+  }),
   success: disputeAnswer(201, 'The dispute, with the answer in its thread.'),
   errors: [409],
 })
@@ -489,10 +448,11 @@ const disputePaths = {
       description:
         'The buyer the lead was sold to (404 for a lead out of the caller’s sight; 403 for its publisher and the operator), while its sale is pending: 409 `outside_return_window` once the window has closed or the sale is final, 409 `dispute_open` while another dispute about it is open. The rules decide first: `consent_disputed` against a consent proof that verifies is rejected at once, a `duplicate` the platform confirms (an earlier lead of the same publisher with the same e-mail or phone, within its duplicate window or 30 days) is upheld at once. Otherwise the publisher has until `respond_by` to answer (else upheld), then the operator until `decide_by` (else the label’s default outcome). Upheld settles itself: the buyer is credited, the publisher loses the payout, the lead becomes `returned`.',
       scope: 'submit',
-      body: {
-        schema: ref('DisputeCreate'),
+      body: fromValidator(openDisputeValidator, {
+        name: 'DisputeCreate',
+        docs: { details: 'What is wrong with the lead; required with reason `other`.' },
         example: { reason: 'invalid_contact', details: 'The phone number is not in service.' },
-      },
+      }),
       success: disputeAnswer(201, 'The dispute (already decided when a rule could).'),
       errors: [409],
     }),
@@ -506,23 +466,12 @@ const disputePaths = {
         'Disputes',
         'DisputeSummary',
         'Newest first: the operator’s all, a publisher’s about its leads, a buyer’s its own; each without thread and evidence (GET one for those).',
-        [
-          { name: 'status', in: 'query', schema: { type: 'string', enum: [...DISPUTE_STATUSES] } },
-          {
-            name: 'publisher_id',
-            in: 'query',
-            description: 'Operator: whose leads.',
-            schema: ref('Id'),
-          },
-          { name: 'buyer_id', in: 'query', description: 'Operator: whose.', schema: ref('Id') },
-          {
-            name: 'environment',
-            in: 'query',
-            description:
-              'Live or sandbox disputes; default the credential’s environment (a sandbox credential reads sandbox ones only).',
-            schema: ref('Environment'),
-          },
-        ]
+        queryParameters(listDisputesValidator, {
+          publisher_id: 'Operator: whose leads.',
+          buyer_id: 'Operator: whose.',
+          environment:
+            'Live or sandbox disputes; default the credential’s environment (a sandbox credential reads sandbox ones only).',
+        })
       )
     ),
   },
@@ -560,10 +509,11 @@ const disputePaths = {
       description:
         'The operator, while the dispute is open or responded (409 `dispute_closed` once decided or withdrawn; of two decisions at once exactly one wins). Upheld settles in the same transaction: a return out of pending (a clawback once the sale was final), the lead `returned`, `dispute.decided` to both parties.',
       scope: 'submit',
-      body: {
-        schema: ref('DisputeDecisionCreate'),
+      body: fromValidator(decideDisputeValidator, {
+        name: 'DisputeDecisionCreate',
+        docs: { note: 'For the thread; both parties read it.' },
         example: { outcome: 'upheld', note: 'The number was never in service.' },
-      },
+      }),
       success: disputeAnswer(200, 'The decided dispute.'),
       errors: [409],
     }),
@@ -600,22 +550,6 @@ const schemas = {
       minimum_payout_cents: ref('Cents'),
     }),
   }),
-  SettlementPolicy: strictObject(policyProperties, Object.keys(policyProperties)),
-  LedgerAdjustmentCreate: strictObject(
-    {
-      publisher_id: ref('Id'),
-      amount_cents: {
-        type: 'integer',
-        minimum: -100000000,
-        maximum: 100000000,
-        not: { const: 0 },
-        description: 'Positive credits the publisher, negative takes back.',
-      },
-      currency: ref('Currency'),
-      note: { type: 'string', minLength: 3, maxLength: 500, description: 'Why.' },
-    },
-    ['publisher_id', 'amount_cents', 'currency', 'note']
-  ),
   LedgerAdjustment: record({
     movement_id: ref('Id'),
     publisher_id: ref('Id'),
@@ -645,14 +579,9 @@ export const money: Section = {
         description:
           'Pending, payable and paid amounts from the ledger, accepted and returned volume, open disputes and the next payout. A publisher gets its own; the operator names `publisher_id`. The credential’s environment: a live one reads live money only, a sandbox one the sandbox’s.',
         scope: 'read',
-        parameters: [
-          {
-            name: 'publisher_id',
-            in: 'query',
-            description: 'Operator: whose settlement.',
-            schema: ref('Id'),
-          },
-        ],
+        parameters: queryParameters(showSettlementValidator, {
+          publisher_id: 'Operator: whose settlement.',
+        }),
         success: { status: 200, description: 'The settlement.', schema: ref('Settlement') },
       }),
     },
@@ -664,15 +593,22 @@ export const money: Section = {
         description:
           'A balanced movement between the publisher’s payable balance and the operator’s adjustments account; the next payout run pays or nets it.',
         scope: 'submit',
-        body: {
-          schema: ref('LedgerAdjustmentCreate'),
+        body: fromValidator(adjustmentValidator, {
+          name: 'LedgerAdjustmentCreate',
+          docs: {
+            amount_cents: {
+              description: 'Positive credits the publisher, negative takes back.',
+              checkedByService: { not: { const: 0 } },
+            },
+            note: 'Why.',
+          },
           example: {
             publisher_id: '01932a6e-8d2c-7b4e-9a51-3c0b5f6e7d80',
             amount_cents: 2500,
             currency: 'EUR',
             note: 'Bonus for the November campaign',
           },
-        },
+        }),
         success: { status: 201, description: 'The adjustment.', schema: ref('LedgerAdjustment') },
       }),
     },
@@ -690,8 +626,9 @@ export const money: Section = {
         tag: 'Money',
         summary: 'Replace a label’s settlement rules',
         scope: 'submit',
-        body: {
-          schema: ref('SettlementPolicy'),
+        body: fromValidator(settlementPolicyValidator, {
+          name: 'SettlementPolicy',
+          docs: policyDocs,
           example: {
             payout_schedule: 'weekly',
             minimum_payout_cents: 5000,
@@ -699,7 +636,7 @@ export const money: Section = {
             decision_hours: 120,
             default_outcome: 'upheld',
           },
-        },
+        }),
         success: { status: 200, description: 'The rules.', schema: ref('SettlementPolicy') },
       }),
     },

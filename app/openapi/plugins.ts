@@ -1,17 +1,13 @@
-import { EVENT_TYPES } from '#services/webhooks/event_schemas'
 import { CALL_VENDORS } from '#services/calls/call_vendors'
 import { NO_CODE_PLATFORMS } from '#services/plugins/no_code_templates'
+import { arrayOf, list, nullable, operation, param, record, ref, type Section } from './helpers.js'
+import { callValidator } from '#validators/call'
 import {
-  arrayOf,
-  list,
-  nullable,
-  operation,
-  param,
-  record,
-  ref,
-  strictObject,
-  type Section,
-} from './helpers.js'
+  installPluginValidator,
+  pluginDeliveriesValidator,
+  updatePluginValidator,
+} from '#validators/plugin'
+import { type Docs, fromValidator, queryParameters } from './from_validator.js'
 
 /** Integrations: plugins enabled per label by the operator (docs/plugins.md). */
 const TAG = 'Integrations'
@@ -22,19 +18,11 @@ const pluginName = {
   description: 'The plugin, e.g. `crm-hubspot`, or the installation’s id.',
   schema: { type: 'string', maxLength: 64 },
 }
-const events = arrayOf(
-  { type: 'string', enum: [...EVENT_TYPES] },
-  {
-    uniqueItems: true,
-    description:
-      'At least one, except for an inbound-only plugin (one that lists no events, e.g. `calls-callrail`), which takes none.',
-  }
-)
-const settingsSchema = {
-  type: 'object',
-  description:
+const pluginDocs: Docs = {
+  events:
+    'At least one, except for an inbound-only plugin (one that lists no events, e.g. `calls-callrail`), which takes none.',
+  settings:
     "Values for the plugin's settings (its manifest's `settings`). Secret ones are write-only: stored encrypted, never returned.",
-  additionalProperties: true,
 }
 
 const schemas: Record<string, Record<string, unknown>> = {
@@ -76,45 +64,8 @@ const schemas: Record<string, Record<string, unknown>> = {
     created_at: ref('Timestamp'),
     updated_at: ref('Timestamp'),
   }),
-  PluginInstallRequest: strictObject(
-    { plugin: { type: 'string' }, events, settings: settingsSchema, enabled: { type: 'boolean' } },
-    ['plugin']
-  ),
-  PluginUpdateRequest: strictObject({
-    events,
-    settings: settingsSchema,
-    enabled: { type: 'boolean' },
-  }),
 }
 
-const callFields = {
-  call_id: {
-    type: 'string',
-    maxLength: 200,
-    description: "The vendor's call id; a repeat updates.",
-  },
-  caller_number: {
-    ...nullable({ type: 'string', maxLength: 32 }),
-    description: 'Finds the lead when no lead id is given; never stored.',
-  },
-  tracking_number: nullable({ type: 'string', maxLength: 32 }),
-  started_at: ref('Timestamp'),
-  duration_seconds: nullable({ type: 'integer', minimum: 0, maximum: 86400 }),
-  disposition: nullable({ type: 'string', maxLength: 100 }),
-  recording_url: nullable({ type: 'string', format: 'uri', maxLength: 2048 }),
-  campaign: nullable({ type: 'string', maxLength: 200 }),
-}
-schemas.CallRequest = strictObject(
-  {
-    ...callFields,
-    lead_id: { ...nullable(ref('Id')), description: 'The lead the vendor passed through.' },
-    country: {
-      ...nullable({ type: 'string', pattern: '^[A-Za-z]{2}$' }),
-      description: 'Reads a caller number without a country code.',
-    },
-  },
-  ['call_id', 'started_at']
-)
 schemas.Call = record({
   id: ref('Id'),
   vendor: { type: 'string', enum: ['api', 'ringba', 'retreaver', 'callrail', 'invoca'] },
@@ -266,8 +217,14 @@ export const plugins: Section = {
         description:
           'Attaches to the lead id given, else to the one lead whose phone called within the window after it arrived (docs/calls.md). Several matches are reported, never guessed.',
         scope: 'submit',
-        body: {
-          schema: ref('CallRequest'),
+        body: fromValidator(callValidator, {
+          name: 'CallRequest',
+          docs: {
+            call_id: "The vendor's call id; a repeat updates.",
+            caller_number: 'Finds the lead when no lead id is given; never stored.',
+            lead_id: 'The lead the vendor passed through.',
+            country: 'Reads a caller number without a country code.',
+          },
           example: {
             call_id: 'RGB-1234',
             caller_number: '+31612345678',
@@ -275,7 +232,7 @@ export const plugins: Section = {
             duration_seconds: 95,
             disposition: 'answered',
           },
-        },
+        }),
         success: callAnswer,
       }),
     },
@@ -337,14 +294,15 @@ export const plugins: Section = {
         tag: TAG,
         summary: 'Enable a plugin for a label',
         scope: 'submit',
-        body: {
-          schema: ref('PluginInstallRequest'),
+        body: fromValidator(installPluginValidator, {
+          name: 'PluginInstallRequest',
+          docs: pluginDocs,
           example: {
             plugin: 'crm-hubspot',
             events: ['lead.received'],
             settings: { access_token: 'pat-na1-…', field_mapping: { email: 'contact.email' } },
           },
-        },
+        }),
         success: { status: 201, description: 'Enabled.', schema: ref('PluginInstallation') },
         errors: [409],
       }),
@@ -368,10 +326,11 @@ export const plugins: Section = {
         summary: 'Change events, settings or status',
         description: 'Settings merge into the stored ones; a secret left out keeps its value.',
         scope: 'submit',
-        body: {
-          schema: ref('PluginUpdateRequest'),
+        body: fromValidator(updatePluginValidator, {
+          name: 'PluginUpdateRequest',
+          docs: pluginDocs,
           example: { events: ['lead.received', 'match.found'], enabled: true },
-        },
+        }),
         success: {
           status: 200,
           description: 'The installation.',
@@ -397,10 +356,7 @@ export const plugins: Section = {
           'The delivery log of a plugin installation',
           'WebhookDelivery',
           'Each delivery’s attempts are at `GET /v1/webhook-deliveries/{id}`; resend one with `POST /v1/webhook-deliveries/{id}/retry`.',
-          [
-            { name: 'status', in: 'query', schema: ref('DeliveryStatus') },
-            { name: 'type', in: 'query', schema: { type: 'string', enum: [...EVENT_TYPES] } },
-          ]
+          queryParameters(pluginDeliveriesValidator)
         )
       ),
     },

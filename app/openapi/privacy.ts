@@ -1,30 +1,22 @@
 import { PRIVACY_REQUEST_KINDS } from '#services/privacy/privacy_request_service'
 import { RETENTION_FIELDS } from '#services/privacy/retention_policy_service'
-import { nullable, operation, param, record, ref, strictObject, type Section } from './helpers.js'
+import {
+  consentWithdrawalValidator,
+  privacyRequestValidator,
+  retentionValidator,
+} from '#validators/privacy'
+import { fromValidator } from './from_validator.js'
+import { nullable, operation, param, record, ref, type Section } from './helpers.js'
 
 /** Privacy and residency (docs/privacy.md): data-subject requests, retention, the deployment's region. */
-const days = {
-  ...nullable({ type: 'integer', minimum: 1, maximum: 3650 }),
-  description: 'Days after a lead arrived; null keeps the category until erased on request.',
-}
-const retentionProperties = Object.fromEntries(RETENTION_FIELDS.map((field) => [field, days]))
+const retentionDocs = Object.fromEntries(
+  RETENTION_FIELDS.map((field) => [
+    field,
+    'Days after a lead arrived; null keeps the category until erased on request.',
+  ])
+)
 
 const schemas = {
-  RetentionPolicy: strictObject(retentionProperties, [...RETENTION_FIELDS]),
-  PrivacyRequestCreate: strictObject(
-    {
-      kind: { type: 'string', enum: [...PRIVACY_REQUEST_KINDS] },
-      email: { type: 'string', format: 'email', maxLength: 254 },
-      phone: {
-        type: 'string',
-        minLength: 5,
-        maxLength: 32,
-        description: 'International form (+31…); read in each publisher’s country otherwise.',
-      },
-    },
-    ['kind'],
-    { anyOf: [{ required: ['email'] }, { required: ['phone'] }] }
-  ),
   PrivacyRequest: record({
     id: ref('Id'),
     kind: { type: 'string', enum: [...PRIVACY_REQUEST_KINDS] },
@@ -92,10 +84,13 @@ export const privacy: Section = {
         description:
           'Runs in the background; poll `GET /v1/privacy/requests/{id}`. Erasure removes the personal data wherever it was copied, destroys the per-lead salts and appends `lead.erased`; lead facts, money and proofs stay.',
         scope: 'submit',
-        body: {
-          schema: ref('PrivacyRequestCreate'),
+        body: fromValidator(privacyRequestValidator, {
+          name: 'PrivacyRequestCreate',
+          docs: {
+            phone: 'International form (+31…); read in each publisher’s country otherwise.',
+          },
           example: { kind: 'access', email: 'jan.jansen@example.nl' },
-        },
+        }),
         success: { status: 202, description: 'The task.', schema: ref('PrivacyRequest') },
       }),
     },
@@ -118,7 +113,7 @@ export const privacy: Section = {
         description:
           'Appends `consent.revoked` to the lead’s audit trail, stops further routing and integration syncs of the lead, and sends `consent.revoked` to the publisher and to the buyer holding the lead. A second withdrawal answers 409.',
         scope: 'submit',
-        body: { schema: strictObject({}), example: {} },
+        body: fromValidator(consentWithdrawalValidator, { example: {} }),
         errors: [409],
         success: {
           status: 200,
@@ -145,8 +140,9 @@ export const privacy: Section = {
         tag: 'Privacy',
         summary: 'Replace a label’s retention periods',
         scope: 'submit',
-        body: {
-          schema: ref('RetentionPolicy'),
+        body: fromValidator(retentionValidator, {
+          name: 'RetentionPolicy',
+          docs: retentionDocs,
           example: {
             contact_days: 730,
             ip_days: 90,
@@ -155,7 +151,7 @@ export const privacy: Section = {
             webhook_payload_days: 30,
             access_log_days: 365,
           },
-        },
+        }),
         success: { status: 200, description: 'The periods.', schema: ref('RetentionPolicy') },
       }),
     },

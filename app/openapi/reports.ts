@@ -1,6 +1,6 @@
-import { CHANNELS } from '#services/intake/delivery_methods'
-import { NAMED_PERIODS } from '#services/reports/report_period'
-import { REPORT_DIMENSIONS, TIMESERIES_METRICS } from '#services/reports/vocabulary'
+import { kpiReportValidator, timeseriesReportValidator } from '#validators/report'
+import { type Docs, queryParameters } from './from_validator.js'
+import { REPORT_DIMENSIONS } from '#services/reports/vocabulary'
 import { arrayOf, nullable, operation, ref, type Schema, type Section } from './helpers.js'
 
 /** Reports (docs/reports.md): KPIs and time series over the facts of leads, never personal data. */
@@ -94,47 +94,21 @@ const period = {
   required: ['from', 'to'],
 }
 
-const list = (name: string, description: string) => ({
-  name,
-  in: 'query',
-  description: `${description} Repeated or comma separated. Another owner’s answers 404.`,
-  schema: { type: 'string' },
-})
+const list = (description: string) =>
+  `${description} Repeated or comma separated. Another owner’s answers 404.`
 
-const filters = [
-  {
-    name: 'from',
-    in: 'query',
-    description:
-      'A date (midnight in the report’s zone) or a timestamp with its offset. Default: per `period`.',
-    schema: { type: 'string' },
-  },
-  { name: 'to', in: 'query', description: 'Exclusive; as `from`.', schema: { type: 'string' } },
-  {
-    name: 'period',
-    in: 'query',
-    description:
-      'A named period in the report’s zone when `from`/`to` are absent (default `last_30_days`).',
-    schema: { type: 'string', enum: [...NAMED_PERIODS] },
-  },
-  {
-    name: 'time_zone',
-    in: 'query',
-    description: 'IANA zone; default the label’s when the report is about one label, else UTC.',
-    schema: { type: 'string' },
-  },
-  list('publisher', 'Publisher ids or slugs.'),
-  list('label', 'Label ids or slugs.'),
-  list('buyer', 'Buyer ids (operator; a buyer its own).'),
-  { ...list('channel', 'Channels.'), schema: { type: 'string', enum: [...CHANNELS] } },
-  { name: 'environment', in: 'query', schema: { type: 'string', enum: ['live', 'sandbox'] } },
-  {
-    name: 'format',
-    in: 'query',
-    description: 'Or `Accept: text/csv`.',
-    schema: { type: 'string', enum: ['json', 'csv'] },
-  },
-]
+const filters: Docs = {
+  from: 'A date (midnight in the report’s zone) or a timestamp with its offset. Default: per `period`.',
+  to: 'Exclusive; as `from`.',
+  period:
+    'A named period in the report’s zone when `from`/`to` are absent (default `last_30_days`).',
+  time_zone: 'IANA zone; default the label’s when the report is about one label, else UTC.',
+  publisher: list('Publisher ids or slugs.'),
+  label: list('Label ids or slugs.'),
+  buyer: list('Buyer ids (operator; a buyer its own).'),
+  channel: list('Channels.'),
+  format: 'Or `Accept: text/csv`.',
+}
 
 const csv = { 'text/csv': { schema: { type: 'string' } } }
 const who =
@@ -189,14 +163,7 @@ export const reports: Section = {
         summary: 'KPIs against the previous period',
         description: `${who} With \`Accept: text/csv\` or \`format=csv\`, one line per group (totals first).`,
         scope: 'read',
-        parameters: [
-          ...filters,
-          {
-            name: 'group_by',
-            in: 'query',
-            schema: { type: 'string', enum: [...REPORT_DIMENSIONS] },
-          },
-        ],
+        parameters: queryParameters(kpiReportValidator, filters),
         success: {
           status: 200,
           description: 'The report.',
@@ -213,20 +180,10 @@ export const reports: Section = {
         summary: 'A metric over time',
         description: `${who} Points are local hours or days; \`previous\` is the same point of the previous period.`,
         scope: 'read',
-        parameters: [
+        parameters: queryParameters(timeseriesReportValidator, {
           ...filters,
-          {
-            name: 'metric',
-            in: 'query',
-            required: true,
-            example: 'volume',
-            schema: {
-              type: 'string',
-              enum: [...TIMESERIES_METRICS],
-            },
-          },
-          { name: 'interval', in: 'query', schema: { type: 'string', enum: ['hour', 'day'] } },
-        ],
+          metric: { examples: ['volume'] },
+        }),
         success: {
           status: 200,
           description: 'The series.',

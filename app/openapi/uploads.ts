@@ -7,9 +7,15 @@ import {
   param,
   record,
   ref,
-  strictObject,
   type Section,
 } from './helpers.js'
+import {
+  acceptUploadValidator,
+  listUploadRowsValidator,
+  listUploadsValidator,
+  uploadFieldsValidator,
+} from '#validators/upload'
+import { type Docs, fromValidator, queryParameters } from './from_validator.js'
 import { LEAD_FIELDS } from '#services/uploads/upload_columns'
 import { ROW_REASON_CODES } from '#services/uploads/upload_row_input'
 import { OUTCOMES } from '#services/uploads/upload_types'
@@ -17,13 +23,13 @@ import { REASON_CODES } from '#services/quality/types'
 
 const timestamp = { type: 'string', format: 'date-time' }
 
-const schemas = {
+const shapes: Record<string, Docs> = {
   UploadStatus: {
-    type: 'string',
-    enum: ['validating', 'validated', 'accepting', 'accepted'],
-    description:
-      '`validating` (rows being judged; the report grows) → `validated` (every row judged, nothing stored as a lead) → `accepting` → `accepted`.',
+    '': '`validating` (rows being judged; the report grows) → `validated` (every row judged, nothing stored as a lead) → `accepting` → `accepted`.',
   },
+}
+
+const schemas = {
   UploadRowOutcome: {
     type: 'string',
     enum: [...OUTCOMES, 'pending'],
@@ -49,28 +55,6 @@ const schemas = {
     additionalProperties: nullable({ type: 'string' }),
     description: `Column name → lead field (${LEAD_FIELDS.join(', ')}, or \`attributes.<name>\`); null leaves the column out.`,
     examples: [{ 'E-mail address': 'contact.email', 'Mobile': 'contact.phone', 'Notes': null }],
-  },
-  UploadSubmission: {
-    type: 'object',
-    required: ['file'],
-    properties: {
-      file: {
-        type: 'string',
-        contentMediaType: 'application/octet-stream',
-        description:
-          'The CSV (any of `,` `;` tab `|` as delimiter, decided on the header line; UTF-8 with or without BOM, UTF-16 with BOM, else Windows-1252) or JSON Lines file (`.jsonl`/`.ndjson`, or content starting with `{`): one lead per line, flat or nested like POST /v1/leads.',
-      },
-      mapping: {
-        type: 'string',
-        description:
-          'JSON text of an `UploadMapping`, over the default names (`email`, `e-mail`, `phone_number`, `zip`, `consent_text`, `consent_timestamp`, `consent_ip`, `consent_given`, `utm_source`, …; other columns whose name can be an attribute name become attributes).',
-      },
-      publisher: {
-        type: 'string',
-        description:
-          "The operator names the publisher (its slug) the upload is for, before the file; a publisher's key uploads for its own.",
-      },
-    },
   },
   UnmappedColumn: record({ column: { type: 'string' }, reason: { type: 'string' } }),
   Upload: record({
@@ -121,14 +105,6 @@ const schemas = {
   }),
   UploadPage: page('Upload'),
   UploadRowResultPage: page('UploadRowResult'),
-  UploadAcceptance: strictObject({
-    include_flagged: {
-      type: 'boolean',
-      default: false,
-      description:
-        'Also turn flagged rows into leads (they are held for review like any flagged lead).',
-    },
-  }),
 }
 
 export const uploads: Section = {
@@ -140,6 +116,7 @@ export const uploads: Section = {
     },
   ],
   schemas,
+  shapes,
   paths: {
     '/v1/uploads': {
       post: operation('/v1/uploads', {
@@ -151,7 +128,19 @@ export const uploads: Section = {
           'The file is read as it arrives and its rows stored; then every row is validated in the background (GET the upload for progress). ' +
           'The size and row limits answer 413 `upload_too_large` and 422 `too_many_rows`; an unreadable file, a mapping that does not fit it, or a file without rows answer 422. A refused upload stores nothing.',
         scope: 'submit',
-        body: { schema: ref('UploadSubmission'), mediaTypes: ['multipart/form-data'] },
+        body: fromValidator(uploadFieldsValidator, {
+          name: 'UploadSubmission',
+          mediaTypes: ['multipart/form-data'],
+          docs: {
+            '': { checkedByService: { required: ['file'] } },
+            'file':
+              'The CSV (any of `,` `;` tab `|` as delimiter, decided on the header line; UTF-8 with or without BOM, UTF-16 with BOM, else Windows-1252) or JSON Lines file (`.jsonl`/`.ndjson`, or content starting with `{`): one lead per line, flat or nested like POST /v1/leads.',
+            'mapping':
+              'JSON text of an `UploadMapping`, over the default names (`email`, `e-mail`, `phone_number`, `zip`, `consent_text`, `consent_timestamp`, `consent_ip`, `consent_given`, `utm_source`, …; other columns whose name can be an attribute name become attributes).',
+            'publisher':
+              "The operator names the publisher (its slug) the upload is for, before the file; a publisher's key uploads for its own.",
+          },
+        }),
         success: { status: 202, description: 'Received; validation runs.', schema: ref('Upload') },
       }),
       get: operation(
@@ -162,22 +151,10 @@ export const uploads: Section = {
           'List uploads',
           'Upload',
           "Newest first. A publisher sees its own uploads, the operator every publisher's; both only those of the key's environment.",
-          [
-            {
-              name: 'status',
-              in: 'query',
-              required: false,
-              description: 'Only uploads in this status.',
-              schema: ref('UploadStatus'),
-            },
-            {
-              name: 'publisher_id',
-              in: 'query',
-              required: false,
-              description: "Operator: one publisher's uploads.",
-              schema: ref('Id'),
-            },
-          ]
+          queryParameters(listUploadsValidator, {
+            status: 'Only uploads in this status.',
+            publisher_id: "Operator: one publisher's uploads.",
+          })
         )
       ),
     },
@@ -202,16 +179,7 @@ export const uploads: Section = {
         description:
           "In file order, as validation judges them. With `Accept: text/csv` the whole report downloads as CSV: row, outcome, reasons, lead, then the cells as read (a cell starting with `=`, `+`, `-`, `@` is written with a leading `'`).",
         scope: 'read',
-        parameters: [
-          {
-            name: 'outcome',
-            in: 'query',
-            required: false,
-            schema: { type: 'string', enum: [...OUTCOMES] },
-          },
-          param('Limit'),
-          param('Cursor'),
-        ],
+        parameters: queryParameters(listUploadRowsValidator),
         success: {
           status: 200,
           description: 'One page (JSON), or the report (CSV).',
@@ -231,7 +199,17 @@ export const uploads: Section = {
           'The valid rows (and the flagged ones with `include_flagged`) become leads in the background, channel `upload`, each with its consent evidence and audit trail; live accepted leads are routed. ' +
           'Idempotent: rows that are leads already are skipped, so accepting again creates nothing new. 409 `upload_not_validated` while validation runs.',
         scope: 'submit',
-        body: { schema: ref('UploadAcceptance'), example: { include_flagged: false } },
+        body: fromValidator(acceptUploadValidator, {
+          name: 'UploadAcceptance',
+          docs: {
+            include_flagged: {
+              default: false,
+              description:
+                'Also turn flagged rows into leads (they are held for review like any flagged lead).',
+            },
+          },
+          example: { include_flagged: false },
+        }),
         success: { status: 202, description: 'Acceptance runs.', schema: ref('Upload') },
         errors: [409],
       }),

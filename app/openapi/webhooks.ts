@@ -2,7 +2,6 @@ import {
   EVENT_DATA_SCHEMAS,
   EVENT_DATA_SCHEMA_OF,
   EVENT_TYPES,
-  SUBSCRIBABLE_EVENT_TYPES,
   envelopeSchema,
 } from '#services/webhooks/event_schemas'
 import {
@@ -14,9 +13,18 @@ import {
   param,
   record,
   ref,
-  strictObject,
   type Section,
 } from './helpers.js'
+import { pageValidator } from '#validators/pagination'
+import {
+  bulkRetryValidator,
+  createWebhookEndpointValidator,
+  deliveriesValidator,
+  endpointDeliveriesValidator,
+  recoverValidator,
+  updateWebhookEndpointValidator,
+} from '#validators/webhook_endpoint'
+import { type Docs, fromValidator, queryParameters } from './from_validator.js'
 
 /**
  * Webhook endpoints, their deliveries and replay; and the events Leadgate
@@ -36,11 +44,6 @@ const endpointUrl = {
     'http or https (https in production); loopback, private and link-local addresses are refused.',
   examples: ['https://crm.example/hooks/leadgate'],
 }
-const eventList = arrayOf(ref('EventType'), {
-  minItems: 1,
-  maxItems: SUBSCRIBABLE_EVENT_TYPES.length,
-  uniqueItems: true,
-})
 const endpointSettings = {
   description: nullable({ type: 'string', maxLength: 500 }),
   fifo: {
@@ -55,42 +58,19 @@ const endpointSettings = {
   },
 }
 
-const deliveryFilters = [
-  { name: 'type', in: 'query', schema: { type: 'string', enum: [...EVENT_TYPES] } },
-  { name: 'from', in: 'query', description: 'Created at or after.', schema: ref('Timestamp') },
-  { name: 'to', in: 'query', description: 'Created before.', schema: ref('Timestamp') },
-]
+const deliveryFilters = { from: 'Created at or after.', to: 'Created before.' }
+
+const endpointDocs: Docs = {
+  url: { description: endpointUrl.description, examples: endpointUrl.examples },
+  fifo: endpointSettings.fifo.description,
+  rate_limit_per_second: endpointSettings.rate_limit_per_second.description,
+}
+
+const shapes: Record<string, Docs> = {
+  EventType: { '': 'What an endpoint can subscribe to.' },
+}
 
 const schemas = {
-  EventType: {
-    type: 'string',
-    enum: [...SUBSCRIBABLE_EVENT_TYPES],
-    description: 'What an endpoint can subscribe to.',
-  },
-  DeliveryStatus: { type: 'string', enum: ['pending', 'succeeded', 'failed', 'exhausted'] },
-  WebhookEndpointCreate: strictObject(
-    {
-      url: endpointUrl,
-      events: eventList,
-      ...endpointSettings,
-      publisher_id: {
-        ...ref('Id'),
-        description: 'Operator only: the publisher whose events this endpoint receives.',
-      },
-      buyer_id: {
-        ...ref('Id'),
-        description: 'Operator only: the buyer whose events this endpoint receives.',
-      },
-    },
-    ['url', 'events'],
-    { not: { required: ['publisher_id', 'buyer_id'] } }
-  ),
-  WebhookEndpointUpdate: strictObject({
-    url: endpointUrl,
-    events: eventList,
-    ...endpointSettings,
-    status: { type: 'string', enum: ['enabled', 'disabled'] },
-  }),
   WebhookEndpoint: {
     type: 'object',
     required: ['id', 'url', 'events', 'status', 'owner', 'publisher_id', 'buyer_id', 'created_at'],
@@ -172,24 +152,6 @@ const schemas = {
     description: 'One event at one endpoint, with every attempt, oldest first.',
   },
   WebhookDeliveryPage: page('WebhookDelivery'),
-  RecoveryRequest: strictObject(
-    { since: ref('Timestamp'), until: { ...ref('Timestamp'), description: 'Now when omitted.' } },
-    ['since']
-  ),
-  BulkRetryRequest: strictObject(
-    {
-      status: { type: 'string', enum: ['failed', 'exhausted'], default: 'exhausted' },
-      endpoint_id: ref('Id'),
-      type: ref('EventType'),
-      from: ref('Timestamp'),
-      to: ref('Timestamp'),
-    },
-    [],
-    {
-      description:
-        'Selects the deliveries to resend; every exhausted one of your endpoints when empty.',
-    }
-  ),
   RecoveryTask: {
     type: 'object',
     required: ['id', 'kind', 'status', 'created_at'],
@@ -248,6 +210,7 @@ export const webhooks: Section = {
     },
   ],
   schemas,
+  shapes,
   paths: {
     '/v1/webhook-endpoints': {
       post: operation('/v1/webhook-endpoints', {
@@ -255,14 +218,20 @@ export const webhooks: Section = {
         tag: 'Webhooks',
         summary: 'Subscribe an endpoint',
         scope: 'submit',
-        body: {
-          schema: ref('WebhookEndpointCreate'),
+        body: fromValidator(createWebhookEndpointValidator, {
+          name: 'WebhookEndpointCreate',
+          docs: {
+            ...endpointDocs,
+            '': { checkedByService: { not: { required: ['publisher_id', 'buyer_id'] } } },
+            'publisher_id': 'Operator only: the publisher whose events this endpoint receives.',
+            'buyer_id': 'Operator only: the buyer whose events this endpoint receives.',
+          },
           example: {
             url: 'https://crm.example/hooks/leadgate',
             events: ['lead.received', 'match.found'],
             description: 'CRM sync',
           },
-        },
+        }),
         success: {
           status: 201,
           description: 'The endpoint, with its signing secret.',
@@ -271,7 +240,14 @@ export const webhooks: Section = {
       }),
       get: operation(
         '/v1/webhook-endpoints',
-        list('listWebhookEndpoints', 'Webhooks', 'List endpoints', 'WebhookEndpoint')
+        list(
+          'listWebhookEndpoints',
+          'Webhooks',
+          'List endpoints',
+          'WebhookEndpoint',
+          undefined,
+          queryParameters(pageValidator)
+        )
       ),
     },
     '/v1/webhook-endpoints/{id}': {
@@ -290,11 +266,12 @@ export const webhooks: Section = {
         description:
           'Re-enabling a disabled endpoint resumes delivery from now on; recover the outage window separately.',
         scope: 'submit',
-        body: {
-          schema: ref('WebhookEndpointUpdate'),
+        body: fromValidator(updateWebhookEndpointValidator, {
+          name: 'WebhookEndpointUpdate',
           mergePatch: true,
+          docs: endpointDocs,
           example: { events: ['lead.received'], status: 'enabled' },
-        },
+        }),
         success: { status: 200, description: 'The endpoint.', schema: ref('WebhookEndpoint') },
       }),
       delete: operation('/v1/webhook-endpoints/{id}', {
@@ -326,7 +303,7 @@ export const webhooks: Section = {
           "List an endpoint's deliveries",
           'WebhookDelivery',
           undefined,
-          [{ name: 'status', in: 'query', schema: ref('DeliveryStatus') }, ...deliveryFilters]
+          queryParameters(endpointDeliveriesValidator, deliveryFilters)
         )
       ),
     },
@@ -339,11 +316,7 @@ export const webhooks: Section = {
           'List deliveries across your endpoints',
           'WebhookDelivery',
           'E.g. every exhausted delivery, to retry them in bulk.',
-          [
-            { name: 'status', in: 'query', schema: ref('DeliveryStatus') },
-            { name: 'endpoint_id', in: 'query', schema: ref('Id') },
-            ...deliveryFilters,
-          ]
+          queryParameters(deliveriesValidator, deliveryFilters)
         )
       ),
     },
@@ -354,10 +327,14 @@ export const webhooks: Section = {
         summary: 'Resend deliveries in bulk',
         description: 'A tracked background task resends every delivery the filter selects.',
         scope: 'submit',
-        body: {
-          schema: ref('BulkRetryRequest'),
+        body: fromValidator(bulkRetryValidator, {
+          name: 'BulkRetryRequest',
+          docs: {
+            '': 'Selects the deliveries to resend; every exhausted one of your endpoints when empty.',
+            'status': { default: 'exhausted' },
+          },
           example: { status: 'exhausted', type: 'lead.received' },
-        },
+        }),
         success: { status: 202, description: 'The task.', schema: ref('RecoveryTask') },
       }),
     },
@@ -405,7 +382,11 @@ export const webhooks: Section = {
         description:
           'Resends every failed delivery of the endpoint in `[since, until)` as a tracked background task.',
         scope: 'submit',
-        body: { schema: ref('RecoveryRequest'), example: { since: '2025-01-30T00:00:00Z' } },
+        body: fromValidator(recoverValidator, {
+          name: 'RecoveryRequest',
+          docs: { until: 'Now when omitted.' },
+          example: { since: '2025-01-30T00:00:00Z' },
+        }),
         success: { status: 202, description: 'The task.', schema: ref('RecoveryTask') },
         errors: [409],
       }),

@@ -3,7 +3,7 @@ import type { FieldContext } from '@vinejs/vine/types'
 import moneyConfig from '#config/money'
 import { DISPUTE_OUTCOMES } from '#services/money/settlement_policy_service'
 import { DISPUTE_REASONS, DISPUTE_STATUSES } from '#services/money/dispute_rules'
-import { pagination, strictObject, uuid } from '#validators/helpers'
+import { environment, pagination, requiredWhen, strictObject, uuid } from '#validators/helpers'
 
 /* eslint-disable-next-line no-control-regex */
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/
@@ -25,7 +25,7 @@ const text = () =>
 export const openDisputeValidator = vine.create(
   strictObject({
     reason: vine.enum(DISPUTE_REASONS),
-    details: text().optional().requiredWhen('reason', '=', 'other'),
+    details: requiredWhen(text(), 'reason', 'other'),
   })
 )
 
@@ -43,7 +43,7 @@ export const decideDisputeValidator = vine.create(
 export const listDisputesValidator = vine.create(
   strictObject({
     status: vine.enum(DISPUTE_STATUSES).optional(),
-    environment: vine.enum(['live', 'sandbox'] as const).optional(),
+    environment: environment().optional(),
     publisher_id: uuid().optional(),
     buyer_id: uuid().optional(),
     ...pagination,

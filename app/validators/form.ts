@@ -1,6 +1,14 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { flag, pagination, slug, strictObject, uuid } from '#validators/helpers'
+import {
+  documentedAs,
+  flag,
+  pagination,
+  slug,
+  strictObject,
+  uuid,
+  webUrl,
+} from '#validators/helpers'
 import {
   ATTRIBUTE_TYPES,
   type FormField,
@@ -9,21 +17,24 @@ import {
 } from '#services/forms/form_fields'
 
 /** An origin as browsers send it: scheme, host and port, no path (`https://site.example`). */
-const originRule = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
-  if (typeof value !== 'string') return
-  let origin: string | null = null
-  try {
-    const url = new URL(value)
-    if (['http:', 'https:'].includes(url.protocol)) origin = url.origin
-  } catch {}
-  if (origin === null || origin !== value.replace(/\/$/, '')) {
-    field.report(
-      'Each entry is an origin: scheme, host and port only, e.g. https://site.example.',
-      'origin',
-      field
-    )
-  }
-})
+const originRule = vine.createRule(
+  (value: unknown, _: undefined, field: FieldContext) => {
+    if (typeof value !== 'string') return
+    let origin: string | null = null
+    try {
+      const url = new URL(value)
+      if (['http:', 'https:'].includes(url.protocol)) origin = url.origin
+    } catch {}
+    if (origin === null || origin !== value.replace(/\/$/, '')) {
+      field.report(
+        'Each entry is an origin: scheme, host and port only, e.g. https://site.example.',
+        'origin',
+        field
+      )
+    }
+  },
+  { toJSONSchema: (schema) => void (schema.format = 'uri') }
+)
 
 /** One lead field per form field, contact fields typed by the form, select choices given. */
 const fieldsRule = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
@@ -54,20 +65,14 @@ const formField = strictObject({
   required: flag(),
   type: vine.enum(ATTRIBUTE_TYPES).optional(),
   options: vine.array(vine.string().trim().minLength(1).maxLength(100)).maxLength(50).optional(),
-})
+}).use(documentedAs('FormField'))
 
 const formProperties = {
   slug: slug(),
   title: vine.string().trim().minLength(1).maxLength(120),
   fields: vine.array(formField).minLength(1).maxLength(30).use(fieldsRule()),
   consent_text: vine.string().trim().minLength(20).maxLength(5000),
-  thank_you_url: vine
-    .string()
-    .trim()
-    .maxLength(2000)
-    .url({ require_protocol: true, protocols: ['http', 'https'] })
-    .nullable()
-    .optional(),
+  thank_you_url: webUrl(2000, ['http', 'https']).nullable().optional(),
   embed_origins: vine
     .array(vine.string().trim().maxLength(300).use(originRule()))
     .maxLength(20)

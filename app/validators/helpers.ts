@@ -1,6 +1,28 @@
 import vine from '@vinejs/vine'
-import type { FieldContext } from '@vinejs/vine/types'
+import type { FieldContext, SchemaTypes } from '@vinejs/vine/types'
+import type { JSONSchema7 } from 'json-schema'
 import { isCidr } from '#services/access/ip_allowlist'
+
+/**
+ * The OpenAPI document (app/openapi) is built from these validators' JSON Schema
+ * (`toJSONSchema()`). A rule that VineJS cannot describe says what it checks
+ * through its `toJSONSchema` hook; the two below check nothing and only speak
+ * to the document.
+ */
+type Described = JSONSchema7 & Record<`x-${string}`, unknown>
+
+/**
+ * Names a shape: every field built with it becomes a `$ref` to one component
+ * of that name. Its schema is the one in force where the rule is applied, so
+ * a narrower use (`slug().maxLength(20)`) still shows what it adds.
+ */
+export const documentedAs = vine.createRule<string>(() => {}, {
+  name: 'documentedAs',
+  toJSONSchema: (schema, name) => {
+    const shape = structuredClone(schema)
+    ;(schema as Described)['x-component'] = { name, schema: shape }
+  },
+})
 
 /**
  * VineJS drops unknown properties silently; the API refuses them instead, so
@@ -9,8 +31,67 @@ import { isCidr } from '#services/access/ip_allowlist'
 // request.validateUsing() adds these beside the body at the root.
 const REQUEST_META = ['params', 'headers', 'cookies']
 
+type KnownFields = {
+  keys: string[]
+  /** Fields that must be present, a nullable one too (VineJS's JSON Schema counts it as optional). */
+  required: string[]
+}
+
+/** Unknown fields refused, and each condition a field put on its presence (requiredOn below). */
+function knownFieldsSchema(schema: JSONSchema7, known: KnownFields) {
+  schema.additionalProperties = false
+  schema.required = known.required
+  const conditions: JSONSchema7[] = []
+  for (const [key, property] of Object.entries(schema.properties ?? {}) as [string, Described][]) {
+    const condition = property['x-required-if'] as JSONSchema7 | undefined
+    if (!condition) continue
+    delete property['x-required-if']
+    conditions.push({ if: condition, then: { required: [key] } })
+  }
+  if (conditions.length) schema.allOf = conditions
+}
+
+/** A condition VineJS keeps as a closure, stated for the object that holds the field. */
+const requiredOn = vine.createRule<JSONSchema7>(() => {}, {
+  name: 'requiredOn',
+  toJSONSchema: (schema, condition) => {
+    ;(schema as Described)['x-required-if'] = condition
+  },
+})
+
+/**
+ * `schema.optional().requiredWhen(other, '=', value)`, as the document can see it (an optional
+ * field's own rules do not reach its JSON Schema, so the condition goes on the schema first).
+ */
+export function requiredWhen<Schema extends Optionable>(
+  schema: Schema,
+  other: string,
+  value: string
+) {
+  const condition = { properties: { [other]: { const: value } }, required: [other] }
+  return schema.use(requiredOn(condition)).optional().requiredWhen(other, '=', value) as ReturnType<
+    Schema['optional']
+  >
+}
+
+/** `schema.optional().requiredIfMissing(other)`, as the document can see it. */
+export function requiredIfMissing<Schema extends Optionable>(schema: Schema, other: string) {
+  return schema
+    .use(requiredOn({ not: { required: [other] } }))
+    .optional()
+    .requiredIfMissing(other) as ReturnType<Schema['optional']>
+}
+
+type Optionable = {
+  use(validation: ReturnType<typeof requiredOn>): Optionable
+  optional(): {
+    requiredWhen(other: string, operator: '=', value: string): unknown
+    requiredIfMissing(other: string): unknown
+  }
+}
+
 const onlyKnownFields = vine.createRule(
-  (value: unknown, allowed: { keys: string[] }, field: FieldContext) => {
+  (value: unknown, allowed: KnownFields, field: FieldContext) => {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return
     const parent = field.getFieldPath()
     for (const key of Object.keys(value)) {
@@ -21,12 +102,25 @@ const onlyKnownFields = vine.createRule(
         getFieldPath: () => path,
       })
     }
-  }
+  },
+  { toJSONSchema: knownFieldsSchema }
 )
 
-export function strictObject<Properties extends Record<string, any>>(properties: Properties) {
-  return vine.object(properties).use(onlyKnownFields({ keys: Object.keys(properties) }))
+export function strictObject<Properties extends Record<string, SchemaTypes>>(
+  properties: Properties
+) {
+  const keys = Object.keys(properties)
+  const required = keys.filter((key) => properties[key].isOptional !== true)
+  return vine.object(properties).use(onlyKnownFields({ keys, required }))
 }
+
+/** A value upper-cased before its pattern is checked may be sent in either case. */
+const eitherCase = vine.createRule(() => {}, {
+  name: 'eitherCase',
+  toJSONSchema: (schema) => {
+    if (schema.pattern) schema.pattern = schema.pattern.replaceAll('A-Z', 'A-Za-z')
+  },
+})
 
 export const slug = () =>
   vine
@@ -35,8 +129,9 @@ export const slug = () =>
     .minLength(2)
     .maxLength(64)
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
-export const name = () => vine.string().trim().minLength(1).maxLength(200)
-export const email = () => vine.string().trim().maxLength(254).email()
+    .use(documentedAs('Slug'))
+export const name = () => vine.string().trim().minLength(1).maxLength(200).use(documentedAs('Name'))
+export const email = () => vine.string().trim().maxLength(254).email().use(documentedAs('Email'))
 /** A password a person chooses: long enough to resist guessing, short enough to hash cheaply. */
 export const password = () => vine.string().minLength(12).maxLength(128)
 /** A new password typed twice: `password` must match `password_confirmation`. */
@@ -50,34 +145,61 @@ export const PASSWORD_MESSAGES = {
   'password.maxLength': 'Choose a password of at most {{ max }} characters.',
   'confirmed': 'The two passwords do not match.',
 }
-export const uuid = () => vine.string().uuid()
+export const uuid = () => vine.string().uuid().use(documentedAs('Id'))
 /**
  * An http(s) URL Leadgate will dial (a webhook endpoint, a buyer's system): the shape only;
  * whether it may be reached (SSRF policy, https in production) is the service's check, which
  * resolves the host.
  */
-export const httpUrl = () =>
-  vine
-    .string()
-    .trim()
-    .maxLength(2048)
-    .url({ require_protocol: true, protocols: ['http', 'https'], require_tld: false })
+export const httpUrl = () => webUrl(2048, ['http', 'https'], { require_tld: false })
 export const countryCode = () =>
   vine
     .string()
     .trim()
     .toUpperCase()
     .regex(/^[A-Z]{2}$/)
+    .use(eitherCase())
+    .use(documentedAs('CountryCode'))
 const ISO_CURRENCIES = new Set(Intl.supportedValuesOf('currency'))
-const isoCurrency = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
-  if (typeof value === 'string' && !ISO_CURRENCIES.has(value)) {
-    field.report('Use an ISO 4217 currency code, e.g. EUR.', 'currency', field)
-  }
+const isoCurrency = vine.createRule(
+  (value: unknown, _: undefined, field: FieldContext) => {
+    if (typeof value === 'string' && !ISO_CURRENCIES.has(value)) {
+      field.report('Use an ISO 4217 currency code, e.g. EUR.', 'currency', field)
+    }
+  },
+  // Which three letters are a currency is Intl's list; the document shows their shape.
+  { toJSONSchema: (schema) => void (schema.pattern = '^[A-Z]{3}$') }
+)
+export const currency = () =>
+  vine
+    .string()
+    .trim()
+    .toUpperCase()
+    .fixedLength(3)
+    .use(isoCurrency())
+    .use(eitherCase())
+    .use(documentedAs('Currency'))
+/** What a URL rule's `protocols` allow, as the document's pattern. */
+const urlSchemes = vine.createRule<string[]>(() => {}, {
+  name: 'urlSchemes',
+  toJSONSchema: (schema, protocols) => {
+    schema.pattern =
+      protocols.length === 1 ? `^${protocols[0]}://` : `^(?:${protocols.join('|')})://`
+  },
 })
-export const currency = () => vine.string().trim().toUpperCase().fixedLength(3).use(isoCurrency())
+/** A URL of up to `max` characters with one of these schemes, and the scheme always written. */
+export const webUrl = (max: number, protocols: string[], options: { require_tld?: false } = {}) =>
+  vine
+    .string()
+    .trim()
+    .maxLength(max)
+    .url({ require_protocol: true, protocols, ...options })
+    .use(urlSchemes(protocols))
+
 /** Hours a buyer may return a lead: up to 90 days; 0 makes a sale final at once. */
 export const returnWindow = () => vine.number({ strict: true }).withoutDecimals().range([0, 2160])
-export const cents = () => vine.number({ strict: true }).withoutDecimals().min(0).max(100_000_000)
+export const cents = () =>
+  vine.number({ strict: true }).withoutDecimals().min(0).max(100_000_000).use(documentedAs('Cents'))
 
 /** JSON numbers and booleans as themselves: "2500" and 1 are not a price or a flag. */
 export const integer = () => vine.number({ strict: true }).withoutDecimals()
@@ -88,6 +210,12 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
 /** What Postgres and ISO 8601's four-digit years both hold, in UTC: 0001-01-01 to 9999-12-31. */
 const EARLIEST = Date.parse('0001-01-01T00:00:00Z')
 const LATEST = Date.parse('9999-12-31T23:59:59.999Z')
+
+/** The shape ISO_INSTANT checks (and, for a filter, ISO_DATE); the moment's range is not a pattern. */
+function timestampSchema(schema: JSONSchema7, options: { dateAllowed: boolean }) {
+  const shapes = options.dateAllowed ? [ISO_INSTANT, ISO_DATE] : [ISO_INSTANT]
+  schema.pattern = shapes.map((shape) => shape.source).join('|')
+}
 
 const isoTimestamp = vine.createRule(
   (value: unknown, options: { dateAllowed: boolean }, field: FieldContext) => {
@@ -107,7 +235,8 @@ const isoTimestamp = vine.createRule(
         field
       )
     }
-  }
+  },
+  { toJSONSchema: timestampSchema }
 )
 
 /**
@@ -121,6 +250,7 @@ export const timestamp = (options = { dateAllowed: false }) =>
     .trim()
     .maxLength(40)
     .use(isoTimestamp(options))
+    .use(documentedAs(options.dateAllowed ? 'PeriodBound' : 'TimestampInput'))
     .transform((value) => new Date(value))
 
 /** A `from`/`to` filter: a timestamp or a bare date (midnight UTC). */
@@ -135,14 +265,17 @@ const cidrRule = vine.createRule((value: unknown, _: undefined, field: FieldCont
     )
   }
 })
-export const cidr = () => vine.string().trim().maxLength(64).use(cidrRule())
+export const cidr = () =>
+  vine.string().trim().maxLength(64).use(cidrRule()).use(documentedAs('Cidr'))
 
 export const permissions = () =>
   vine
-    .array(vine.enum(['read', 'submit'] as const))
+    .array(vine.enum(['read', 'submit'] as const).use(documentedAs('Permission')))
     .minLength(1)
     .maxLength(2)
-export const environment = () => vine.enum(['live', 'sandbox'] as const)
+    .use(documentedAs('Permissions'))
+export const environment = () =>
+  vine.enum(['live', 'sandbox'] as const).use(documentedAs('Environment'))
 
 /**
  * What a compliance officer or key may audit: publishers and labels by slug,
@@ -154,7 +287,7 @@ export const complianceScope = () =>
     labels: vine.array(slug()).maxLength(100).optional(),
     from: periodBound().optional(),
     to: periodBound().optional(),
-  })
+  }).use(documentedAs('ComplianceScopeInput'))
 
 /** Cursor pagination: `?limit=&cursor=` on every list. */
 export const pagination = {

@@ -1,17 +1,20 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { integer, name, pagination, slug, strictObject } from '#validators/helpers'
+import {
+  documentedAs,
+  integer,
+  name,
+  pagination,
+  slug,
+  strictObject,
+  webUrl,
+} from '#validators/helpers'
 import { MAX_SHARED_SALES } from '#services/routing/sale_settings'
 import { PAGE_LOCALES, asciiHostname } from '#services/catalogue/label_service'
 import { isTimeZone } from '#services/reports/report_period'
 
 /** A logo shows on https pages and e-mails: an http one would be blocked as mixed content. */
-const logoUrl = () =>
-  vine
-    .string()
-    .trim()
-    .maxLength(2048)
-    .url({ protocols: ['https'], require_protocol: true })
+const logoUrl = () => webUrl(2048, ['https'])
 
 // Stored in lower case so one colour has one spelling.
 const primaryColor = () =>
@@ -51,7 +54,9 @@ export const createLabelValidator = vine.create(
     branding: strictObject({
       logo_url: logoUrl().optional(),
       primary_color: primaryColor().optional(),
-    }).optional(),
+    })
+      .use(documentedAs('Branding'))
+      .optional(),
     locale: vine.enum(PAGE_LOCALES).optional(),
     time_zone: timeZone().optional(),
   })

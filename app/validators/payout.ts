@@ -1,26 +1,36 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { pagination, periodBound, slug, strictObject, uuid } from '#validators/helpers'
+import {
+  environment as liveOrSandbox,
+  pagination,
+  periodBound,
+  slug,
+  strictObject,
+  uuid,
+} from '#validators/helpers'
 import { PAYOUT_STATUSES } from '#services/money/payout_service'
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/
 
 /** A calendar day that exists (2026-02-30 does not), from 2000 on. */
-const calendarDay = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
-  if (typeof value !== 'string') return
-  const day = new Date(`${value}T00:00:00Z`)
-  if (
-    !ISO_DATE.test(value) ||
-    Number.isNaN(day.getTime()) ||
-    day.toISOString().slice(0, 10) !== value ||
-    value < '2000-01-01'
-  ) {
-    field.report('Use a calendar date, e.g. 2026-11-30.', 'date', field)
-  }
-})
+const calendarDay = vine.createRule(
+  (value: unknown, _: undefined, field: FieldContext) => {
+    if (typeof value !== 'string') return
+    const day = new Date(`${value}T00:00:00Z`)
+    if (
+      !ISO_DATE.test(value) ||
+      Number.isNaN(day.getTime()) ||
+      day.toISOString().slice(0, 10) !== value ||
+      value < '2000-01-01'
+    ) {
+      field.report('Use a calendar date, e.g. 2026-11-30.', 'date', field)
+    }
+  },
+  { toJSONSchema: (schema) => void (schema.format = 'date') }
+)
 
 /** Which money: live (the default) or the sandbox's (docs/money.md, "Sandbox"). */
-const environment = () => vine.enum(['live', 'sandbox'] as const).optional()
+const environment = () => liveOrSandbox().optional()
 
 /**
  * POST /v1/payout-runs: every label unless one is named, each for its last full period unless one

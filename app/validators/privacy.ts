@@ -1,5 +1,5 @@
 import vine from '@vinejs/vine'
-import { email, integer, strictObject } from '#validators/helpers'
+import { email, integer, requiredIfMissing, strictObject } from '#validators/helpers'
 import { PRIVACY_REQUEST_KINDS } from '#services/privacy/privacy_request_service'
 import { RETENTION_FIELDS } from '#services/privacy/retention_policy_service'
 
@@ -7,8 +7,8 @@ import { RETENTION_FIELDS } from '#services/privacy/retention_policy_service'
 export const privacyRequestValidator = vine.create(
   strictObject({
     kind: vine.enum(PRIVACY_REQUEST_KINDS),
-    email: email().optional().requiredIfMissing('phone'),
-    phone: vine.string().trim().minLength(5).maxLength(32).optional().requiredIfMissing('email'),
+    email: requiredIfMissing(email(), 'phone'),
+    phone: requiredIfMissing(vine.string().trim().minLength(5).maxLength(32), 'email'),
   })
 )
 

@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import {
   countryCode,
+  documentedAs,
   email,
   integer,
   name,
@@ -30,7 +31,7 @@ export const updatePublisherValidator = vine.create(
     name: name().optional(),
     status: vine.enum(['live', 'paused'] as const).optional(),
     delivery_methods: vine
-      .array(vine.enum(DELIVERY_METHODS))
+      .array(vine.enum(DELIVERY_METHODS).use(documentedAs('DeliveryMethod')))
       .maxLength(DELIVERY_METHODS.length)
       .distinct()
       .optional(),
@@ -40,7 +41,7 @@ export const updatePublisherValidator = vine.create(
 export const listPublishersValidator = vine.create(
   strictObject({
     ...pagination,
-    status: vine.enum(PUBLISHER_STATUSES).optional(),
+    status: vine.enum(PUBLISHER_STATUSES).use(documentedAs('PublisherStatus')).optional(),
     label: slug().optional(),
     search: vine.string().trim().maxLength(100).optional(),
     sort: vine.enum(PUBLISHER_SORTS).optional(),

@@ -1,8 +1,10 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { flag, integer, slug, strictObject } from '#validators/helpers'
-import { leadSchema } from '#validators/lead'
+import type { JSONSchema7 } from 'json-schema'
+import { documentedAs, flag, integer, strictObject } from '#validators/helpers'
+import { leadFieldsSchema } from '#validators/lead'
 import {
+  ATTRIBUTE_PATH,
   AUDIENCE_OPERATORS,
   type AudienceOperator,
   DUPLICATE_KEYS,
@@ -13,16 +15,24 @@ import {
   isLeadFieldPath,
 } from '#services/quality/quality_rules'
 
-const leadFieldPath = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
-  if (typeof value === 'string' && !isLeadFieldPath(value)) {
-    field.report(
-      `Unknown lead field; use one of ${LEAD_FIELD_PATHS.join(', ')} or attributes.<key> (lower case, digits, underscores).`,
-      'lead_field',
-      field
-    )
+const leadFieldPath = vine.createRule(
+  (value: unknown, _: undefined, field: FieldContext) => {
+    if (typeof value === 'string' && !isLeadFieldPath(value)) {
+      field.report(
+        `Unknown lead field; use one of ${LEAD_FIELD_PATHS.join(', ')} or attributes.<key> (lower case, digits, underscores).`,
+        'lead_field',
+        field
+      )
+    }
+  },
+  {
+    toJSONSchema: (schema) => {
+      schema.anyOf = [{ enum: [...LEAD_FIELD_PATHS] }, { pattern: ATTRIBUTE_PATH.source }]
+    },
   }
-})
-const fieldPath = () => vine.string().maxLength(80).use(leadFieldPath())
+)
+const fieldPath = () =>
+  vine.string().maxLength(80).use(leadFieldPath()).use(documentedAs('LeadFieldPath'))
 
 const MAX_LIST_VALUES = 100
 const MAX_STRING_VALUE = 200
@@ -73,16 +83,26 @@ const VALUE_SHAPES: Record<
   },
 }
 
-const valueForOperator = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
-  const op = (field.parent as { op?: unknown } | undefined)?.op
-  const shape = typeof op === 'string' ? VALUE_SHAPES[op as AudienceOperator] : undefined
-  // An unknown operator is reported on `op`; there is nothing to check the value against.
-  if (shape && !shape.check(value)) {
-    field.report(shape.message, 'criterion_value', field)
-  }
-})
+/** Every value some operator takes; which one fits which operator is in VALUE_SHAPES' messages. */
+function valueSchema(schema: JSONSchema7) {
+  const scalar: JSONSchema7 = { type: ['string', 'number', 'boolean'], maxLength: MAX_STRING_VALUE }
+  delete schema.anyOf
+  schema.oneOf = [scalar, { type: 'array', items: scalar, minItems: 1, maxItems: MAX_LIST_VALUES }]
+}
 
-export const ruleAction = () => vine.enum(RULE_ACTIONS)
+const valueForOperator = vine.createRule(
+  (value: unknown, _: undefined, field: FieldContext) => {
+    const op = (field.parent as { op?: unknown } | undefined)?.op
+    const shape = typeof op === 'string' ? VALUE_SHAPES[op as AudienceOperator] : undefined
+    // An unknown operator is reported on `op`; there is nothing to check the value against.
+    if (shape && !shape.check(value)) {
+      field.report(shape.message, 'criterion_value', field)
+    }
+  },
+  { toJSONSchema: valueSchema }
+)
+
+export const ruleAction = () => vine.enum(RULE_ACTIONS).use(documentedAs('RuleAction'))
 
 /**
  * One criterion, shared by quality rules (with an action) and routing rules
@@ -94,18 +114,28 @@ export function audienceCriterion<WithAction extends boolean>(options: { action:
     op: vine.enum(AUDIENCE_OPERATORS),
     value: vine.any().use(valueForOperator()),
   }
-  return strictObject(options.action ? { ...properties, action: ruleAction() } : properties)
+  return strictObject(options.action ? { ...properties, action: ruleAction() } : properties).use(
+    documentedAs(options.action ? 'QualityCriterion' : 'RoutingCriterion')
+  )
 }
 
-const alwaysTrue = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
-  if (value !== true) {
-    field.report(
-      'Consent is always required: a lead without valid consent is blocked.',
-      'consent_required',
-      field
-    )
+const alwaysTrue = vine.createRule(
+  (value: unknown, _: undefined, field: FieldContext) => {
+    if (value !== true) {
+      field.report(
+        'Consent is always required: a lead without valid consent is blocked.',
+        'consent_required',
+        field
+      )
+    }
+  },
+  {
+    toJSONSchema: (schema) => {
+      delete schema.type
+      schema.const = true
+    },
   }
-})
+)
 
 /** The rules document (PUT /v1/publishers/{id}/quality-rules), also tried out unsaved in a preview. */
 export const qualityRulesSchema = strictObject({
@@ -127,7 +157,7 @@ export const qualityRulesSchema = strictObject({
     keys: vine.array(vine.enum(DUPLICATE_KEYS)).notEmpty().distinct(),
     action: ruleAction(),
   }).optional(),
-})
+}).use(documentedAs('QualityRules'))
 
 export const qualityRulesValidator = vine.create(qualityRulesSchema)
 
@@ -139,6 +169,6 @@ export const qualityRulesValidator = vine.create(qualityRulesSchema)
 export const previewQualityRulesValidator = vine.create(
   strictObject({
     rules: qualityRulesSchema.clone().optional(),
-    lead: strictObject({ ...leadSchema.getProperties(), publisher: slug().optional() }),
+    lead: leadFieldsSchema,
   })
 )

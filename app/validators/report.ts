@@ -34,6 +34,14 @@ const listRule = vine.createRule(
       return
     }
     field.mutate([...new Set(values as string[])], field)
+  },
+  {
+    // A query string value; how it repeats or splits is the parameter's description.
+    toJSONSchema: (schema, options) => {
+      delete schema.anyOf
+      schema.type = 'string'
+      if (options.allowed) schema.enum = [...options.allowed]
+    },
   }
 )
 const list = (allowed?: readonly string[]) =>

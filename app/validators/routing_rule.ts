@@ -4,6 +4,7 @@ import type { FieldContext } from '@vinejs/vine/types'
 import {
   cents,
   currency,
+  documentedAs,
   environment,
   flag,
   integer,
@@ -54,7 +55,7 @@ const schedule = () =>
       )
       .notEmpty()
       .maxLength(50),
-  })
+  }).use(documentedAs('Schedule'))
 
 const positiveCount = () => integer().range([1, 1_000_000_000])
 /** Money caps in cents; a counter is a Postgres integer, so at most €20,000,000 a period. */
@@ -68,7 +69,7 @@ const caps = () =>
     monthly: positiveCount().optional(),
     daily_spend_cents: spendCap().optional(),
     monthly_spend_cents: spendCap().optional(),
-  })
+  }).use(documentedAs('Caps'))
 
 /** Criteria as target-audience rules have them, without an action: a lead meets them or not. */
 const criteriaList = () => vine.array(audienceCriterion({ action: false })).maxLength(MAX_CRITERIA)

@@ -1,7 +1,17 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { pagination, slug, strictObject } from '#validators/helpers'
+import { documentedAs, pagination, slug, strictObject, uuid } from '#validators/helpers'
 import { OUTCOMES } from '#services/uploads/upload_types'
+import { UPLOAD_STATUSES } from '#services/uploads/upload_listing'
+
+/** The file part: read as it streams in (UploadReader), never by a validator. */
+const streamedFile = vine.createRule(() => {}, {
+  name: 'streamedFile',
+  toJSONSchema: (schema) => {
+    delete schema.anyOf
+    Object.assign(schema, { type: 'string', contentMediaType: 'application/octet-stream' })
+  },
+})
 
 /**
  * `mapping` arrives as a multipart field: JSON text of `{ "<column>": "<lead field>" | null }`.
@@ -36,7 +46,7 @@ const mappingJson = vine.createRule((value: unknown, _: undefined, field: FieldC
 export const uploadFieldsValidator = vine.create(
   strictObject({
     // The file part itself was read as it streamed in (UploadReader); here it is only a known name.
-    file: vine.any().optional(),
+    file: vine.any().use(streamedFile()).optional(),
     publisher: slug().optional(),
     mapping: vine
       .string()
@@ -46,6 +56,13 @@ export const uploadFieldsValidator = vine.create(
       .optional(),
   })
 )
+
+/** `GET /v1/uploads`'s query (and the portals' lists'): a status, the operator's publisher, a page. */
+export const listUploadsValidator = vine.create({
+  status: vine.enum(UPLOAD_STATUSES).use(documentedAs('UploadStatus')).optional(),
+  publisher_id: uuid().optional(),
+  ...pagination,
+})
 
 export const listUploadRowsValidator = vine.create({
   outcome: vine.enum(OUTCOMES).optional(),

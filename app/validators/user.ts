@@ -1,23 +1,27 @@
 import vine from '@vinejs/vine'
 import {
   complianceScope,
+  documentedAs,
   email,
   name,
   password,
   permissions,
+  requiredWhen,
   slug,
   strictObject,
   uuid,
 } from '#validators/helpers'
 
 const role = () =>
-  vine.enum([
-    'operator_admin',
-    'compliance_officer',
-    'publisher_user',
-    'buyer_user',
-    'label_manager',
-  ] as const)
+  vine
+    .enum([
+      'operator_admin',
+      'compliance_officer',
+      'publisher_user',
+      'buyer_user',
+      'label_manager',
+    ] as const)
+    .use(documentedAs('UserRole'))
 
 export const createUserValidator = vine.create(
   strictObject({
@@ -26,10 +30,10 @@ export const createUserValidator = vine.create(
     password: password().optional(),
     full_name: name().optional(),
     role: role(),
-    publisher_id: uuid().optional().requiredWhen('role', '=', 'publisher_user'),
-    buyer_id: uuid().optional().requiredWhen('role', '=', 'buyer_user'),
+    publisher_id: requiredWhen(uuid(), 'role', 'publisher_user'),
+    buyer_id: requiredWhen(uuid(), 'role', 'buyer_user'),
     // A label manager reads the reports and leads of this label's publishers (by slug).
-    label: slug().optional().requiredWhen('role', '=', 'label_manager'),
+    label: requiredWhen(slug(), 'role', 'label_manager'),
     permissions: permissions().optional(),
     // A compliance officer's limits: publishers, labels, period (operator only).
     scope: complianceScope().optional(),

@@ -1,5 +1,6 @@
 import vine from '@vinejs/vine'
 import {
+  documentedAs,
   flag,
   httpUrl,
   integer,
@@ -11,12 +12,9 @@ import {
 } from '#validators/helpers'
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from '#services/webhooks/event_schemas'
 
+const eventType = () => vine.enum(SUBSCRIBABLE_EVENT_TYPES).use(documentedAs('EventType'))
 const events = () =>
-  vine
-    .array(vine.enum(SUBSCRIBABLE_EVENT_TYPES))
-    .minLength(1)
-    .maxLength(SUBSCRIBABLE_EVENT_TYPES.length)
-    .distinct()
+  vine.array(eventType()).minLength(1).maxLength(SUBSCRIBABLE_EVENT_TYPES.length).distinct()
 const description = () => vine.string().trim().maxLength(500)
 const rateLimit = () => integer().range([1, 10_000])
 export const createWebhookEndpointValidator = vine.create(
@@ -43,7 +41,10 @@ export const updateWebhookEndpointValidator = vine.create(
 )
 
 const deliveryFilters = {
-  status: vine.enum(['pending', 'succeeded', 'failed', 'exhausted'] as const).optional(),
+  status: vine
+    .enum(['pending', 'succeeded', 'failed', 'exhausted'] as const)
+    .use(documentedAs('DeliveryStatus'))
+    .optional(),
   type: vine.enum(EVENT_TYPES).optional(),
   from: periodBound().optional(),
   to: periodBound().optional(),
@@ -70,7 +71,7 @@ export const bulkRetryValidator = vine.create(
   strictObject({
     status: vine.enum(['failed', 'exhausted'] as const).optional(),
     endpoint_id: uuid().optional(),
-    type: vine.enum(SUBSCRIBABLE_EVENT_TYPES).optional(),
+    type: eventType().optional(),
     from: periodBound().optional(),
     to: periodBound().optional(),
   })

@@ -9,7 +9,7 @@ import UploadService from '#services/uploads/upload_service'
 import UploadListing from '#services/uploads/upload_listing'
 import { LEAD_FIELDS } from '#services/uploads/upload_columns'
 import { ownerNameOf } from '#services/catalogue/owner_directory'
-import { listUploadsValidator } from '#controllers/uploads_controller'
+import { listUploadsValidator } from '#validators/upload'
 import {
   acceptUploadValidator,
   listUploadRowsValidator,

@@ -67,7 +67,7 @@ export const LEAD_FIELD_PATHS = [
   'consent.timestamp',
   'consent.ip',
 ] as const
-const ATTRIBUTE_PATH = /^attributes\.[a-z][a-z0-9_]{0,63}$/
+export const ATTRIBUTE_PATH = /^attributes\.[a-z][a-z0-9_]{0,63}$/
 
 export function isLeadFieldPath(path: string) {
   return (LEAD_FIELD_PATHS as readonly string[]).includes(path) || ATTRIBUTE_PATH.test(path)
