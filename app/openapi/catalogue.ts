@@ -143,6 +143,14 @@ const shapes: Record<string, Docs> = {
   },
 }
 
+/** A rule as the operator reads it; a buyer reads its own without the fields named. */
+function operatorOnly(fields: string[], properties: Record<string, unknown>) {
+  return record(properties as Record<string, never>, {
+    description: `A buyer reads its own rules without ${fields.map((field) => `\`${field}\``).join(', ')}.`,
+    required: Object.keys(properties).filter((field) => !fields.includes(field)),
+  })
+}
+
 const schemas = {
   Label: record({
     id: ref('Id'),
@@ -152,6 +160,7 @@ const schemas = {
     custom_host: nullable(hostname),
     locale,
     time_zone: timeZone,
+    sale: ref('SaleSettings'),
     created_at: ref('Timestamp'),
   }),
   LabelPage: page('Label'),
@@ -223,15 +232,44 @@ const schemas = {
   }),
   BuyerPage: page('Buyer'),
 
-  RoutingRule: record({
+  RoutingRule: operatorOnly(['payout_cents', 'payout_share_percent', 'publishers'], {
     id: ref('Id'),
     buyer_id: ref('Id'),
     environment: { ...ref('Environment'), ...(ruleDocs.environment as object) },
     labels: arrayOf(ref('Slug')),
     publishers: arrayOf(ref('Id')),
     criteria: arrayOf(ref('RoutingCriterion')),
+    buyer_criteria: {
+      ...arrayOf(ref('RoutingCriterion')),
+      description: 'The buyer’s own filters: a lead must meet them as well as `criteria`.',
+    },
+    destination_id: {
+      ...nullable(ref('Id')),
+      description:
+        'Where its sales go (one of its buyer’s destinations); null: the buyer’s `match.found` webhook.',
+    },
+    mode: {
+      type: 'string',
+      enum: ['fixed', 'ping_post'],
+      description: '`fixed`: posted at `price_cents`; `ping_post`: the buyer bids first.',
+    },
+    exclusive: {
+      type: 'boolean',
+      description:
+        'An exclusive sale is the lead’s only one; a shared one may sit beside others (the label’s `sale.max_sales`).',
+    },
+    reserve_cents: { ...nullable(ref('Cents')), description: 'ping_post: the lowest bid taken.' },
+    payout_share_percent: {
+      ...nullable({ type: 'integer', minimum: 1, maximum: 100 }),
+      description: 'ping_post: the publisher’s share of the clearing price. Operator only.',
+    },
+    status: {
+      type: 'string',
+      enum: ['active', 'paused'],
+      description: 'Whether it sells (the same as `enabled`).',
+    },
     price_cents: { ...ref('Cents'), description: ruleDocs.price_cents },
-    payout_cents: { ...ref('Cents'), description: ruleDocs.payout_cents },
+    payout_cents: { ...ref('Cents'), description: `${ruleDocs.payout_cents} Operator only.` },
     currency: ref('Currency'),
     return_window_hours: { ...nullable(returnWindow), ...(ruleDocs.return_window_hours as object) },
     caps: ref('Caps'),
@@ -267,7 +305,7 @@ export const catalogue: Section = {
     {
       name: 'Routing rules',
       description:
-        'Which leads go to which buyer, at what price and payout. Operator only; publishers never see them.',
+        'Which leads go to which buyer, at what price and payout, where and how. The operator manages them; a buyer reads its own (without payouts) and changes their filters, caps, schedule and status; publishers never see them.',
     },
   ],
   schemas,

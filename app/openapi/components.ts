@@ -170,6 +170,14 @@ export const parameters = {
       'Any unique string (a UUID is ideal). Repeating a request with the same key returns the first response instead of submitting twice.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
+  PreferWait: {
+    name: 'Prefer',
+    in: 'header',
+    description:
+      'RFC 7240: `wait=N` answers once the lead’s sale is decided, or after N seconds (1 to 30; more is held to 30). ' +
+      'The answer’s `sale` then says `sold` (with your payout) or `unsold`, or `pending` when the wait ran out. Only an accepted lead has a sale to wait for.',
+    schema: { type: 'string', examples: ['wait=10'] },
+  },
 }
 
 const integerHeader = (description: string) => ({

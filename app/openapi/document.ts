@@ -6,6 +6,7 @@ import { money } from './money.js'
 import { plugins } from './plugins.js'
 import { privacy } from './privacy.js'
 import { reports } from './reports.js'
+import { selling } from './selling.js'
 import { headers, parameters, responses, schemas, securitySchemes, shapes } from './components.js'
 import { hoistShapes } from './from_validator.js'
 import { keys } from './keys.js'
@@ -38,6 +39,7 @@ const SECTIONS = [
   leads,
   uploads,
   catalogue,
+  selling,
   forms,
   audit,
   accessLogs,

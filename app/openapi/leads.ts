@@ -120,6 +120,7 @@ const schemas = {
     environment: ref('Environment'),
     quality_check: ref('QualityCheck'),
     reasons: arrayOf(ref('Reason')),
+    sale: ref('SaleAnswer'),
     created_at: ref('Timestamp'),
   }),
   Lead: withOptional(
@@ -160,7 +161,7 @@ const schemas = {
       unsold_reason: {
         ...nullable({
           type: 'string',
-          enum: ['no_rule', 'criteria', 'outside_schedule', 'cap_reached'],
+          enum: ['no_rule', 'criteria', 'outside_schedule', 'cap_reached', 'rejected', 'deadline'],
         }),
         description: 'Operator only: why an accepted lead has no buyer yet.',
       },
@@ -247,6 +248,11 @@ const outcomeResponses = {
           '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`.',
         schema: { type: 'string', enum: ['true'] },
       },
+      'Preference-Applied': {
+        description:
+          '`wait=N` when the answer waited up to N seconds for the sale (`Prefer: wait=N`, at most 30).',
+        schema: { type: 'string', pattern: '^wait=[0-9]+$' },
+      },
     },
   },
   overrides: {
@@ -313,7 +319,7 @@ export const leads: Section = {
         description:
           "Needs a publisher key with `submit`. Validates the shape, then the publisher's quality rules; the lead, its consent proof and its audit entries are stored in one transaction.",
         scope: 'submit',
-        parameters: [param('IdempotencyKey')],
+        parameters: [param('IdempotencyKey'), param('PreferWait')],
         body: fromValidator(createLeadValidator, {
           name: 'LeadSubmission',
           docs: { publisher },
@@ -369,7 +375,7 @@ export const leads: Section = {
         description:
           'Same body, pipeline and answers as `POST /v1/leads`; consent is recorded as on direct API delivery.',
         scope: 'submit',
-        parameters: [param('IdempotencyKey')],
+        parameters: [param('IdempotencyKey'), param('PreferWait')],
         body: fromValidator(createRequestValidator, {
           name: 'RequestSubmission',
           docs: {
