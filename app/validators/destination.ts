@@ -102,8 +102,8 @@ const typeIs = (type: string) => (value: unknown) =>
   vine.helpers.isObject(value) && (value as { type?: unknown }).type === type
 
 /**
- * Auth by `type`, each with its secret. On an update a secret may be left
- * out: the stored one stays.
+ * Auth by `type`, each with its secret; optional. On an update a secret may
+ * be left out: the stored one stays.
  */
 function auth(secretsRequired: boolean) {
   const secret = (max: number) =>
@@ -145,6 +145,7 @@ function auth(secretsRequired: boolean) {
         })
       ),
     ])
+    .optional()
     .otherwise((_, field) =>
       field.report(`Use an auth type of ${AUTH_TYPES.join(', ')}.`, 'auth_type', field)
     )
@@ -160,7 +161,7 @@ function http(secretsRequired: boolean) {
       .record(vine.string().maxLength(LIMITS.headerValueChars))
       .use(headerNames())
       .optional(),
-    auth: auth(secretsRequired).optional(),
+    auth: auth(secretsRequired),
     timeout_ms: timeout(LIMITS.timeoutMs).optional(),
     response: response(),
     ping: ping().optional(),

@@ -16,10 +16,13 @@ import { TemplateFailure, renderTemplate } from '#services/selling/lead_template
 import {
   AuthFailure,
   type Credentials,
+  MASK,
   OAuthTokens,
   type TokenFetch,
   credentialsFor,
 } from '#services/selling/buyer_auth'
+
+const USER_AGENT = 'Leadgate/1.0'
 
 /** How Leadgate reaches one buyer's system; `secrets` opened, never shown. */
 export type HttpDestination = {
@@ -123,7 +126,7 @@ export class BuyerExchange {
       connectTimeoutMs: LIMITS.connectTimeoutMs,
       totalTimeoutMs: LIMITS.timeoutMs.default,
       excerptBytes: LIMITS.excerptBytes,
-      userAgent: 'Leadgate/1.0',
+      userAgent: USER_AGENT,
       policy: new AddressPolicy(webhooksConfig.ssrf.allow),
       localAddress: webhooksConfig.http.sourceAddress,
     })
@@ -163,6 +166,7 @@ export class BuyerExchange {
       const signed = isGet ? new URL(url).search.slice(1) : rendered
       const secrets = [destination.signingSecret].flat()
       const sentHeaders = {
+        'user-agent': USER_AGENT,
         ...(isGet ? {} : { 'content-type': MEDIA_TYPES[target.contentType] }),
         ...lowerCased(headers),
         ...lowerCased(credentials.headers),
@@ -170,7 +174,11 @@ export class BuyerExchange {
       }
       const shown: ShownRequest = {
         method: target.method,
-        url: withQuery(target.url, credentials.shown.query, isGet ? rendered : null),
+        // The mask as itself, not percent-encoded: it is for reading.
+        url: withQuery(target.url, credentials.shown.query, isGet ? rendered : null).replaceAll(
+          encodeURIComponent(MASK),
+          MASK
+        ),
         headers: { ...sentHeaders, ...lowerCased(credentials.shown.headers) },
         body: body ?? '',
       }

@@ -273,7 +273,7 @@ test.group('Selling / authenticating to a buyer', (group) => {
       auth: { type: 'query', name: 'api_key' },
       secrets: { value: 'q&789' },
       check: (request) => new URL(request.url, 'http://x').searchParams.get('api_key') === 'q&789',
-      shown: (result) => new URL(result.request.url).searchParams.get('api_key') === '••••',
+      shown: (result) => result.request.url.endsWith('?api_key=••••'),
     },
   ]
 
