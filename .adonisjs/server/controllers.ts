@@ -20,6 +20,7 @@ export const controllers = {
     RoutingRuleRows: () => import('#controllers/concerns/routing_rule_rows'),
   },
   ConsentWithdrawals: () => import('#controllers/consent_withdrawals_controller'),
+  Destinations: () => import('#controllers/destinations_controller'),
   Disputes: () => import('#controllers/disputes_controller'),
   Events: () => import('#controllers/events_controller'),
   Forms: () => import('#controllers/forms_controller'),

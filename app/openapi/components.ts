@@ -163,6 +163,13 @@ export const parameters = {
     description: 'The `next_cursor` of the previous page.',
     schema: schemaOf(pagination.cursor),
   },
+  DestinationId: {
+    name: 'destination_id',
+    in: 'path',
+    required: true,
+    description: 'The destination id.',
+    schema: ref('Id'),
+  },
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',

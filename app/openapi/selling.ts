@@ -1,5 +1,12 @@
 import { MAX_SHARED_SALES, SALE_DEFAULTS } from '#services/routing/sale_settings'
-import { arrayOf, nullable, operation, param, record, ref, type Section } from './helpers.js'
+import {
+  createDestinationValidator,
+  listDestinationsValidator,
+  testDestinationValidator,
+  updateDestinationValidator,
+} from '#validators/destination'
+import { fromValidator, queryParameters } from './from_validator.js'
+import { arrayOf, list, nullable, operation, param, record, ref, type Section } from './helpers.js'
 
 /** Selling (docs/selling.md): the sale of a lead, and where each buyer takes its leads. */
 const saleStatus = {
@@ -9,7 +16,96 @@ const saleStatus = {
     '`pending`: the sale is not decided yet (or the lead waits for review); `sold`: at least one buyer took it; `unsold`: nobody did (an accepted lead is offered again when rules, caps or schedules change).',
 }
 
+const httpExample = {
+  method: 'POST',
+  url: 'https://crm.buyer.example/api/leads',
+  content_type: 'json',
+  template:
+    '{"first_name": "{{ contact.name | first_name }}", "last_name": "{{ contact.name | last_name }}", "phone": "{{ contact.phone | e164 }}", "email": "{{ contact.email }}", "zip": "{{ contact.postal_code }}", "source": "leadgate"}',
+  auth: { type: 'bearer', token: 'buyers-own-api-token' },
+  timeout_ms: 5000,
+  response: {
+    accepted: { status: [200, 201], path: '$.result', equals: 'success' },
+    rejected: { path: '$.result', equals: 'rejected' },
+    duplicate: { path: '$.reason', matches: '(?i)duplicate' },
+    reason_path: '$.reason',
+    buyer_lead_id_path: '$.lead_id',
+  },
+}
+
+const destinationDocs = {
+  'name': 'For people: shown in the portals and on each sale attempt.',
+  'kind':
+    '`webhook`: Leadgate’s own signed `match.found` to the buyer’s webhook endpoints; `http`: a post into the buyer’s own system; `email`: a branded e-mail to the buyer’s address; `crm`: the buyer’s own CRM through its plugin.',
+  'http':
+    'Required for kind `http` (docs/selling.md, "Posting into a buyer’s system"). Secrets (`password`, `token`, `value`, `client_secret`) are stored encrypted and never answered; on an update, leave one out to keep it.',
+  'http.template':
+    'LiquidJS over the lead (`{{ contact.email }}`, `{{ contact.name | first_name }}`, `{{ contact.phone | e164 }}`, `{{ attributes.age }}`), escaped for the content type. Checked when saved: it must render the sample lead into a valid document.',
+  'http.response':
+    'How the answer is read: `duplicate`, then `rejected`, then `accepted`; each rule names status codes and optionally a JSON path or XPath (`path`) with `equals` or a pattern (`matches`, RE2 syntax). Nothing matched is an `error`.',
+  'email': 'Required for kind `email`: where the lead e-mail goes.',
+  'crm':
+    'Required for kind `crm`: the plugin (`crm-hubspot`, `crm-salesforce`, `crm-pipedrive`) and its settings, secrets included (stored encrypted).',
+}
+
 const schemas = {
+  Destination: record({
+    id: ref('Id'),
+    buyer_id: ref('Id'),
+    name: { type: 'string' },
+    kind: { type: 'string', enum: ['webhook', 'http', 'email', 'crm'] },
+    status: { type: 'string', enum: ['enabled', 'disabled'] },
+    http: {
+      ...nullable({ type: 'object' }),
+      description:
+        'As given, without its secrets; `auth` says which secret it holds (`token_set: true`…).',
+    },
+    email: nullable(record({ to: ref('Email') })),
+    crm: {
+      ...nullable({ type: 'object' }),
+      description: '`{plugin, settings}` without the secret settings.',
+    },
+    created_at: ref('Timestamp'),
+    updated_at: ref('Timestamp'),
+  }),
+  DestinationPage: {
+    type: 'object',
+    properties: {
+      data: arrayOf(ref('Destination')),
+      next_cursor: nullable({ type: 'string' }),
+    },
+    required: ['data', 'next_cursor'],
+  },
+  DestinationCreated: {
+    allOf: [
+      ref('Destination'),
+      {
+        type: 'object',
+        properties: {
+          signing_secret: {
+            type: 'string',
+            description:
+              'http only, shown once: the `whsec_` key that signs every request to the buyer (`X-Leadgate-Signature`, Standard Webhooks headers).',
+          },
+        },
+      },
+    ],
+  },
+  DestinationTest: record({
+    request: {
+      ...nullable({ type: 'object' }),
+      description: '`{method, url, headers, body}` as sent, secrets masked.',
+    },
+    response: nullable(record({ status: { type: 'integer' }, body: nullable({ type: 'string' }) })),
+    outcome: {
+      type: 'string',
+      enum: ['accepted', 'rejected', 'duplicate', 'timeout', 'error'],
+    },
+    reason: nullable({ type: 'string' }),
+    buyer_lead_id: nullable({ type: 'string' }),
+    price_cents: nullable(ref('Cents')),
+    duration_ms: { type: 'integer' },
+  }),
   SaleAnswer: {
     type: 'object',
     description:
@@ -114,6 +210,89 @@ export const selling: Section = {
   ],
   schemas,
   paths: {
+    '/v1/buyers/{id}/destinations': {
+      parameters: [param('Id')],
+      get: operation('/v1/buyers/{id}/destinations', {
+        ...list(
+          'listDestinations',
+          'Selling',
+          "A buyer's destinations",
+          'Destination',
+          'The operator reads any buyer’s; a buyer its own (another buyer answers 404).',
+          queryParameters(listDestinationsValidator).filter(
+            (parameter: any) => !['limit', 'cursor'].includes(parameter.name)
+          )
+        ),
+      }),
+      post: operation('/v1/buyers/{id}/destinations', {
+        id: 'createDestination',
+        tag: 'Selling',
+        summary: 'Add a destination',
+        description:
+          'How the buyer takes leads; a routing rule names it (`destination_id`). Every setting is checked before anything is stored. The operator for any buyer; a buyer for itself.',
+        scope: 'submit',
+        body: fromValidator(createDestinationValidator, {
+          name: 'DestinationCreate',
+          docs: destinationDocs,
+          example: { name: 'Our CRM', kind: 'http', http: httpExample },
+        }),
+        success: {
+          status: 201,
+          description: 'The destination; an http one with its signing secret, shown once.',
+          schema: ref('DestinationCreated'),
+        },
+      }),
+    },
+    '/v1/buyers/{id}/destinations/{destination_id}': {
+      parameters: [param('Id'), param('DestinationId')],
+      get: operation('/v1/buyers/{id}/destinations/{destination_id}', {
+        id: 'getDestination',
+        tag: 'Selling',
+        summary: 'Get a destination',
+        scope: 'read',
+        success: { status: 200, description: 'The destination.', schema: ref('Destination') },
+      }),
+      patch: operation('/v1/buyers/{id}/destinations/{destination_id}', {
+        id: 'updateDestination',
+        tag: 'Selling',
+        summary: 'Change a destination',
+        description:
+          'Its kind stays; the settings given replace the stored ones whole (a secret left out stays).',
+        scope: 'submit',
+        body: fromValidator(updateDestinationValidator, {
+          name: 'DestinationUpdate',
+          docs: { name: destinationDocs.name, http: destinationDocs.http },
+          example: { name: 'Our CRM (new endpoint)' },
+        }),
+        success: { status: 200, description: 'The destination.', schema: ref('Destination') },
+      }),
+      delete: operation('/v1/buyers/{id}/destinations/{destination_id}', {
+        id: 'deleteDestination',
+        tag: 'Selling',
+        summary: 'Remove a destination',
+        description: 'A destination a routing rule names answers 409 `destination_in_use`.',
+        scope: 'submit',
+        success: { status: 204, description: 'Removed.' },
+        errors: [409],
+      }),
+    },
+    '/v1/buyers/{id}/destinations/{destination_id}/test': {
+      parameters: [param('Id'), param('DestinationId')],
+      post: operation('/v1/buyers/{id}/destinations/{destination_id}/test', {
+        id: 'testDestination',
+        tag: 'Selling',
+        summary: 'Send a test lead',
+        description:
+          'Sends the sample lead (or yours) for real, as a sale would, and answers what was sent (secrets masked), what came back and how the response rules read it. Nothing is sold.',
+        scope: 'submit',
+        body: fromValidator(testDestinationValidator, {
+          name: 'DestinationTestRequest',
+          docs: { lead: 'Parts of a lead to send instead of the sample’s.' },
+          example: { lead: { attributes: { product: 'solar' } } },
+        }),
+        success: { status: 200, description: 'What happened.', schema: ref('DestinationTest') },
+      }),
+    },
     '/v1/leads/{id}/sale': {
       parameters: [param('Id')],
       get: operation('/v1/leads/{id}/sale', {

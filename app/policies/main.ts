@@ -22,4 +22,5 @@ export const policies = {
   PluginPolicy: () => import('#policies/plugin_policy'),
   CallPolicy: () => import('#policies/call_policy'),
   PrivacyPolicy: () => import('#policies/privacy_policy'),
+  DestinationPolicy: () => import('#policies/destination_policy'),
 }

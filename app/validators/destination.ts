@@ -1,6 +1,7 @@
 import vine from '@vinejs/vine'
 import type { FieldContext } from '@vinejs/vine/types'
-import { email, httpUrl, integer, name, strictObject } from '#validators/helpers'
+import { email, httpUrl, integer, name, pagination, strictObject } from '#validators/helpers'
+import { leadFieldsSchema } from '#validators/lead'
 import { pluginName } from '#validators/plugin'
 import {
   AUTH_TYPES,
@@ -209,3 +210,10 @@ type Agrees<Shape extends HttpDestinationInput> = Shape
 export type DestinationHttpInput = Agrees<
   NonNullable<Awaited<ReturnType<typeof createDestinationValidator.validate>>['http']>
 >
+
+/** A test post: a lead of your own to send (its parts over the sample lead), or the sample itself. */
+export const testDestinationValidator = vine.create(
+  strictObject({ lead: leadFieldsSchema.clone().optional() })
+)
+
+export const listDestinationsValidator = vine.create(strictObject({ ...pagination }))

@@ -8,6 +8,20 @@ const uuid = router.matchers.uuid()
 router
   .group(() => {
     router.get('leads/:id/sale', [controllers.Sales, 'show']).where('id', uuid).as('leads.sale')
+
+    router
+      .group(() => {
+        router.get('', [controllers.Destinations, 'index']).as('index')
+        router.post('', [controllers.Destinations, 'store']).as('store')
+        router.get(':destination_id', [controllers.Destinations, 'show']).as('show')
+        router.patch(':destination_id', [controllers.Destinations, 'update']).as('update')
+        router.delete(':destination_id', [controllers.Destinations, 'destroy']).as('destroy')
+        router.post(':destination_id/test', [controllers.Destinations, 'test']).as('test')
+      })
+      .prefix('buyers/:id/destinations')
+      .where('id', uuid)
+      .where('destination_id', uuid)
+      .as('destinations')
   })
   .prefix('/v1')
   .as('v1')

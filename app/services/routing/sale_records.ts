@@ -3,6 +3,7 @@ import type AuditChainService from '#services/audit/audit_chain_service'
 import type { ChainHead } from '#services/audit/audit_chain_service'
 import type OutboxService from '#services/webhooks/outbox_service'
 import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
+import type { MatchFoundData } from '#services/webhooks/event_schemas'
 import type { DestinationKind } from '#models/destination'
 import type { ActiveRule } from '#services/routing/rule_book'
 import type { WalkResult } from '#services/routing/sale_walk'
@@ -37,7 +38,7 @@ export type StoredLead = Parameters<typeof matchFoundData>[0] & {
 }
 
 /** The lead as a buyer's system receives it: `match.found`'s body. */
-export type SaleLead = ReturnType<typeof matchFoundData>
+export type SaleLead = MatchFoundData
 
 /** A post routing asks for after its commit: where to, at what price, and the lead to send. */
 export type SaleOffer = {

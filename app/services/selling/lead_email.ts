@@ -26,7 +26,7 @@ export async function emailLead(
     ['Phone', lead.contact.phone],
     ['Postal code', lead.contact.postal_code],
     ['Country', lead.contact.country],
-    ...Object.entries(lead.attributes).map(([key, value]) => [key, String(value)]),
+    ...Object.entries(lead.attributes ?? {}).map(([key, value]) => [key, String(value)]),
     ['Source', lead.provenance.source],
     ['Campaign', lead.provenance.campaign],
     ['Landing page', lead.provenance.landing_page],
@@ -42,7 +42,7 @@ export async function emailLead(
       subject: request.subject,
       heading: 'A new lead for you',
       paragraphs: [
-        `${brand.name} sold you this lead at ${(lead.price_cents / 100).toFixed(2)} ${lead.currency}. Its consent proof and audit trail are on its page.`,
+        `${brand.name} sold you this lead at ${(offer.priceCents / 100).toFixed(2)} ${offer.currency}. Its consent proof and audit trail are on its page.`,
       ],
       facts,
       action: { label: 'Open the lead', url: `${appUrl}/buyer/leads/${lead.lead_id}` },

@@ -1,0 +1,24 @@
+import { BasePolicy } from '@adonisjs/bouncer'
+import type Principal from '#auth/principal'
+import { changeAllowed, deny } from '#policies/operator_catalogue'
+
+/**
+ * A buyer's destinations: the operator manages any buyer's, a buyer its own (the service
+ * answers 404 for another's). Publishers never see how a buyer takes its leads.
+ */
+export default class DestinationPolicy extends BasePolicy {
+  view(principal: Principal) {
+    return this.mayManage(principal, false)
+  }
+
+  change(principal: Principal) {
+    return this.mayManage(principal, true)
+  }
+
+  private mayManage(principal: Principal, change: boolean) {
+    if (!principal.isOperator && principal.kind !== 'buyer') {
+      return deny('forbidden', 'Destinations are a buyer’s and the operator’s.')
+    }
+    return changeAllowed(principal, change)
+  }
+}
