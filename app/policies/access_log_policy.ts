@@ -1,6 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { changeAllowed, operatorMay } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * Who changed access and configuration, and when. The operator and
@@ -10,7 +9,7 @@ import { changeAllowed, operatorMay } from '#policies/operator_catalogue'
 export default class AccessLogPolicy extends BasePolicy {
   viewList(principal: Principal) {
     return principal.kind === 'publisher' || principal.kind === 'compliance'
-      ? changeAllowed(principal, false)
-      : operatorMay(principal, false)
+      ? this.changeAllowed(principal, false)
+      : this.operatorMay(principal, false)
   }
 }

@@ -1,6 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { deny } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * The audit trail: whoever may read leads reads the trails, proofs and
@@ -12,12 +11,9 @@ export default class AuditLogPolicy extends BasePolicy {
   view(principal: Principal) {
     // A label manager reads its label's reports and leads, not the evidence tier.
     if (principal.kind === 'label_manager') {
-      return deny('forbidden', 'Label managers read reports and leads only.')
+      return this.deny('forbidden', 'Label managers read reports and leads only.')
     }
-    return (
-      principal.can('read') ||
-      deny('permission_missing', 'This credential lacks the "read" permission.')
-    )
+    return this.permitted(principal, 'read')
   }
 
   export(principal: Principal) {
@@ -28,7 +24,7 @@ export default class AuditLogPolicy extends BasePolicy {
   verifyLog(principal: Principal) {
     const auditsAll = principal.kind === 'compliance' && principal.scope === null
     if (!principal.isOperator && !auditsAll) {
-      return deny(
+      return this.deny(
         'operator_only',
         'Only the operator and an unscoped compliance officer verify the whole log; pass lead_id to verify one lead.'
       )

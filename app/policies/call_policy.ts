@@ -1,6 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { deny } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * Calls are reported by the operator or by a publisher (for its own leads),
@@ -9,16 +8,17 @@ import { deny } from '#policies/operator_catalogue'
  */
 export default class CallPolicy extends BasePolicy {
   create(principal: Principal) {
-    if (principal.kind !== 'operator' && principal.kind !== 'publisher')
-      return deny('not_allowed', 'Only the operator or a publisher reports calls.')
-    if (!principal.can('submit'))
-      return deny('permission_missing', 'This credential lacks the "submit" permission.')
-    return true
+    return (
+      this.onlyFor(
+        principal,
+        ['operator', 'publisher'],
+        'not_allowed',
+        'Only the operator or a publisher reports calls.'
+      ) ?? this.permitted(principal, 'submit')
+    )
   }
 
   viewList(principal: Principal) {
-    if (!principal.can('read'))
-      return deny('permission_missing', 'This credential lacks the "read" permission.')
-    return true
+    return this.permitted(principal, 'read')
   }
 }

@@ -1,6 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { changeAllowed, deny } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * API keys and OAuth clients: the operator manages every one, a publisher its
@@ -8,7 +7,7 @@ import { changeAllowed, deny } from '#policies/operator_catalogue'
  */
 export default class CredentialPolicy extends BasePolicy {
   viewList(principal: Principal) {
-    return managesCredentials(principal) ?? changeAllowed(principal, false)
+    return this.managesCredentials(principal) ?? this.changeAllowed(principal, false)
   }
 
   /**
@@ -17,21 +16,25 @@ export default class CredentialPolicy extends BasePolicy {
    * publisher user who may create keys (submit) sees them to revoke them.
    */
   viewIssued(principal: Principal) {
-    if (principal.kind === 'buyer') return changeAllowed(principal, false)
+    if (principal.kind === 'buyer') return this.changeAllowed(principal, false)
     if (principal.kind === 'publisher' && principal.can('submit')) return true
     return this.viewList(principal)
   }
 
   create(principal: Principal) {
-    return managesCredentials(principal) ?? changeAllowed(principal, true)
+    return this.managesCredentials(principal) ?? this.changeAllowed(principal, true)
   }
 
   delete(principal: Principal, credential: { publisherId: string | null }) {
-    return principal.ownsPublisher(credential.publisherId) && changeAllowed(principal, true)
+    return principal.ownsPublisher(credential.publisherId) && this.changeAllowed(principal, true)
   }
-}
 
-function managesCredentials(principal: Principal) {
-  if (principal.isOperator || principal.kind === 'publisher') return undefined
-  return deny('forbidden', 'Only the operator and publishers manage credentials.')
+  private managesCredentials(principal: Principal) {
+    return this.onlyFor(
+      principal,
+      ['operator', 'publisher'],
+      'forbidden',
+      'Only the operator and publishers manage credentials.'
+    )
+  }
 }

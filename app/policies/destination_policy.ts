@@ -1,6 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { changeAllowed, deny } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * A buyer's destinations: the operator manages any buyer's, a buyer its own (the service
@@ -16,9 +15,13 @@ export default class DestinationPolicy extends BasePolicy {
   }
 
   private mayManage(principal: Principal, change: boolean) {
-    if (!principal.isOperator && principal.kind !== 'buyer') {
-      return deny('forbidden', 'Destinations are a buyer’s and the operator’s.')
-    }
-    return changeAllowed(principal, change)
+    return (
+      this.onlyFor(
+        principal,
+        ['operator', 'buyer'],
+        'forbidden',
+        'Destinations are a buyer’s and the operator’s.'
+      ) ?? this.changeAllowed(principal, change)
+    )
   }
 }

@@ -1,8 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { changeAllowed, deny } from '#policies/operator_catalogue'
-
-const PARTIES = new Set(['operator', 'publisher', 'buyer'])
+import BasePolicy from '#policies/base_policy'
 
 /**
  * Disputes: the buyer opens and withdraws its own, the publisher answers those about its leads,
@@ -13,45 +10,57 @@ const PARTIES = new Set(['operator', 'publisher', 'buyer'])
  */
 export default class DisputePolicy extends BasePolicy {
   view(principal: Principal) {
-    if (!PARTIES.has(principal.kind)) {
-      return deny('forbidden', 'Disputes are for their buyer, their publisher and the operator.')
-    }
-    return changeAllowed(principal, false)
+    return (
+      this.onlyFor(
+        principal,
+        ['operator', 'publisher', 'buyer'],
+        'forbidden',
+        'Disputes are for their buyer, their publisher and the operator.'
+      ) ?? this.changeAllowed(principal, false)
+    )
   }
 
   open(principal: Principal) {
-    if (principal.kind !== 'buyer') {
-      return deny('buyer_only', 'Only the buyer a lead was sold to returns it.')
-    }
-    return stepAllowed(principal)
+    return (
+      this.onlyFor(
+        principal,
+        ['buyer'],
+        'buyer_only',
+        'Only the buyer a lead was sold to returns it.'
+      ) ?? this.permitted(principal, 'submit')
+    )
   }
 
   respond(principal: Principal) {
-    if (principal.kind !== 'publisher') {
-      return deny('publisher_only', "Only the lead's publisher answers a dispute.")
-    }
-    return stepAllowed(principal)
+    return (
+      this.onlyFor(
+        principal,
+        ['publisher'],
+        'publisher_only',
+        "Only the lead's publisher answers a dispute."
+      ) ?? this.permitted(principal, 'submit')
+    )
   }
 
   decide(principal: Principal) {
-    if (!principal.isOperator) {
-      return deny('operator_only', 'Only the operator decides a dispute the rules did not.')
-    }
-    return stepAllowed(principal)
+    return (
+      this.onlyFor(
+        principal,
+        ['operator'],
+        'operator_only',
+        'Only the operator decides a dispute the rules did not.'
+      ) ?? this.permitted(principal, 'submit')
+    )
   }
 
   withdraw(principal: Principal) {
-    if (principal.kind !== 'buyer') {
-      return deny('buyer_only', 'Only the buyer that opened a dispute withdraws it.')
-    }
-    return stepAllowed(principal)
+    return (
+      this.onlyFor(
+        principal,
+        ['buyer'],
+        'buyer_only',
+        'Only the buyer that opened a dispute withdraws it.'
+      ) ?? this.permitted(principal, 'submit')
+    )
   }
-}
-
-/** A step changes a dispute of the credential's own environment: `submit`, live or sandbox. */
-function stepAllowed(principal: Principal) {
-  if (!principal.can('submit')) {
-    return deny('permission_missing', 'This credential lacks the "submit" permission.')
-  }
-  return true
 }

@@ -1,6 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { changeAllowed, deny } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * Hosted forms: a publisher manages its own (the service answers 404 for
@@ -9,25 +8,29 @@ import { changeAllowed, deny } from '#policies/operator_catalogue'
  */
 export default class FormPolicy extends BasePolicy {
   viewList(principal: Principal) {
-    return may(principal, false)
+    return this.may(principal, false)
   }
 
   view(principal: Principal) {
-    return may(principal, false)
+    return this.may(principal, false)
   }
 
   create(principal: Principal) {
-    return may(principal, true)
+    return this.may(principal, true)
   }
 
   update(principal: Principal) {
-    return may(principal, true)
+    return this.may(principal, true)
   }
-}
 
-function may(principal: Principal, change: boolean) {
-  if (principal.kind !== 'publisher' && !principal.isOperator) {
-    return deny('publisher_only', 'Forms belong to publishers and the operator.')
+  private may(principal: Principal, change: boolean) {
+    return (
+      this.onlyFor(
+        principal,
+        ['publisher', 'operator'],
+        'publisher_only',
+        'Forms belong to publishers and the operator.'
+      ) ?? this.changeAllowed(principal, change)
+    )
   }
-  return changeAllowed(principal, change)
 }

@@ -1,6 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { deny } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * Publishers and the operator deliver leads; everyone with `read` reads the
@@ -8,30 +7,29 @@ import { deny } from '#policies/operator_catalogue'
  */
 export default class LeadPolicy extends BasePolicy {
   create(principal: Principal) {
-    if (principal.kind !== 'publisher' && !principal.isOperator) {
-      return deny('publisher_only', 'Only publisher and operator credentials deliver leads.')
-    }
     return (
-      principal.can('submit') ||
-      deny('permission_missing', 'This credential lacks the "submit" permission.')
+      this.onlyFor(
+        principal,
+        ['publisher', 'operator'],
+        'publisher_only',
+        'Only publisher and operator credentials deliver leads.'
+      ) ?? this.permitted(principal, 'submit')
     )
   }
 
   view(principal: Principal) {
-    return (
-      principal.can('read') ||
-      deny('permission_missing', 'This credential lacks the "read" permission.')
-    )
+    return this.permitted(principal, 'read')
   }
 
   /** Deciding a flagged lead is the operator's: publishers and buyers read the outcome. */
   review(principal: Principal) {
-    if (!principal.isOperator) {
-      return deny('operator_only', 'Only the operator reviews flagged leads.')
-    }
     return (
-      principal.can('submit') ||
-      deny('permission_missing', 'This credential lacks the "submit" permission.')
+      this.onlyFor(
+        principal,
+        ['operator'],
+        'operator_only',
+        'Only the operator reviews flagged leads.'
+      ) ?? this.permitted(principal, 'submit')
     )
   }
 }

@@ -1,6 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { changeAllowed, deny, operatorMay } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * Money paid and billed: a publisher reads its own payouts (the service
@@ -15,28 +14,36 @@ export default class PayoutPolicy extends BasePolicy {
   }
 
   view(principal: Principal) {
-    if (principal.kind !== 'publisher' && !principal.isOperator) {
-      return deny('forbidden', 'Payouts are for publishers and the operator.')
-    }
-    return changeAllowed(principal, false)
+    return (
+      this.onlyFor(
+        principal,
+        ['publisher', 'operator'],
+        'forbidden',
+        'Payouts are for publishers and the operator.'
+      ) ?? this.changeAllowed(principal, false)
+    )
   }
 
   run(principal: Principal) {
-    return operatorMay(principal, true)
+    return this.operatorMay(principal, true)
   }
 
   markPaid(principal: Principal) {
-    return operatorMay(principal, true)
+    return this.operatorMay(principal, true)
   }
 
   markFailed(principal: Principal) {
-    return operatorMay(principal, true)
+    return this.operatorMay(principal, true)
   }
 
   viewStatement(principal: Principal) {
-    if (principal.kind !== 'buyer' && !principal.isOperator) {
-      return deny('forbidden', 'A statement is for its buyer and the operator.')
-    }
-    return changeAllowed(principal, false)
+    return (
+      this.onlyFor(
+        principal,
+        ['buyer', 'operator'],
+        'forbidden',
+        'A statement is for its buyer and the operator.'
+      ) ?? this.changeAllowed(principal, false)
+    )
   }
 }

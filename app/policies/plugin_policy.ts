@@ -1,6 +1,6 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { deny } from '#policies/operator_catalogue'
+import type { Permission } from '#auth/principal'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * Integration plugins are the operator's to enable per label (a publisher or
@@ -10,34 +10,38 @@ import { deny } from '#policies/operator_catalogue'
  */
 export default class PluginPolicy extends BasePolicy {
   viewList(principal: Principal) {
-    return operatorWith(principal, 'read')
+    return this.operatorWith(principal, 'read')
   }
 
   view(principal: Principal) {
-    return operatorWith(principal, 'read')
+    return this.operatorWith(principal, 'read')
   }
 
   create(principal: Principal) {
-    return operatorWith(principal, 'submit')
+    return this.operatorWith(principal, 'submit')
   }
 
   update(principal: Principal) {
-    return operatorWith(principal, 'submit')
+    return this.operatorWith(principal, 'submit')
   }
 
   delete(principal: Principal) {
-    return operatorWith(principal, 'submit')
+    return this.operatorWith(principal, 'submit')
   }
 
   /** Test connection reaches the remote system with the stored secrets: a change-level action. */
   test(principal: Principal) {
-    return operatorWith(principal, 'submit')
+    return this.operatorWith(principal, 'submit')
   }
-}
 
-function operatorWith(principal: Principal, permission: 'read' | 'submit') {
-  if (!principal.isOperator) return deny('operator_only', 'Only the operator manages plugins.')
-  if (!principal.can(permission))
-    return deny('permission_missing', `This credential lacks the "${permission}" permission.`)
-  return true
+  private operatorWith(principal: Principal, permission: Permission) {
+    return (
+      this.onlyFor(
+        principal,
+        ['operator'],
+        'operator_only',
+        'Only the operator manages plugins.'
+      ) ?? this.permitted(principal, permission)
+    )
+  }
 }

@@ -1,7 +1,6 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
 import type Publisher from '#models/publisher'
-import { changeAllowed, deny, operatorMay } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /** What a publisher may change about itself: its onboarding choice of delivery methods. */
 const SELF_SERVICE_FIELDS = ['delivery_methods']
@@ -10,8 +9,8 @@ export default class PublisherPolicy extends BasePolicy {
   /** A publisher lists only itself; the service scopes the query. */
   viewList(principal: Principal) {
     return principal.isOperator || principal.kind === 'publisher'
-      ? changeAllowed(principal, false)
-      : operatorMay(principal, false)
+      ? this.changeAllowed(principal, false)
+      : this.operatorMay(principal, false)
   }
 
   /**
@@ -22,21 +21,21 @@ export default class PublisherPolicy extends BasePolicy {
   viewHome(principal: Principal, publisher: Publisher) {
     return (
       principal.ownsPublisher(publisher.id) ||
-      deny('operator_only', "Only the publisher's own people see its home.")
+      this.deny('operator_only', "Only the publisher's own people see its home.")
     )
   }
 
   view(principal: Principal, publisher: Publisher) {
-    return principal.ownsPublisher(publisher.id) && changeAllowed(principal, false)
+    return principal.ownsPublisher(publisher.id) && this.changeAllowed(principal, false)
   }
 
   create(principal: Principal) {
-    return operatorMay(principal, true)
+    return this.operatorMay(principal, true)
   }
 
   /** A fresh invitation link for a publisher that has not accepted yet. */
   resendInvitation(principal: Principal) {
-    return operatorMay(principal, true)
+    return this.operatorMay(principal, true)
   }
 
   /**
@@ -44,14 +43,14 @@ export default class PublisherPolicy extends BasePolicy {
    * methods (the onboarding step after the invitation) and nothing else.
    */
   update(principal: Principal, publisher: Publisher, fields: string[]) {
-    if (principal.isOperator) return changeAllowed(principal, true)
+    if (principal.isOperator) return this.changeAllowed(principal, true)
     if (
       !principal.ownsPublisher(publisher.id) ||
       fields.some((field) => !SELF_SERVICE_FIELDS.includes(field))
     ) {
-      return deny('operator_only', "Only the operator changes a publisher's name and status.")
+      return this.deny('operator_only', "Only the operator changes a publisher's name and status.")
     }
-    return changeAllowed(principal, true)
+    return this.changeAllowed(principal, true)
   }
 
   /**
@@ -68,8 +67,11 @@ export default class PublisherPolicy extends BasePolicy {
 
   private onboard(principal: Principal, publisher: Publisher) {
     if (!principal.ownsPublisher(publisher.id)) {
-      return deny('operator_only', 'Only the publisher itself or the operator takes this step.')
+      return this.deny(
+        'operator_only',
+        'Only the publisher itself or the operator takes this step.'
+      )
     }
-    return changeAllowed(principal, true)
+    return this.changeAllowed(principal, true)
   }
 }

@@ -1,16 +1,15 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
 import type Publisher from '#models/publisher'
-import { changeAllowed, deny, operatorMay } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 export default class QualityRulesPolicy extends BasePolicy {
   /** A publisher may read the rules its leads are held to; only the operator sets them. */
   view(principal: Principal, publisher: Publisher) {
-    return principal.ownsPublisher(publisher.id) && changeAllowed(principal, false)
+    return principal.ownsPublisher(publisher.id) && this.changeAllowed(principal, false)
   }
 
   update(principal: Principal) {
-    return operatorMay(principal, true)
+    return this.operatorMay(principal, true)
   }
 
   /**
@@ -21,10 +20,13 @@ export default class QualityRulesPolicy extends BasePolicy {
    */
   preview(principal: Principal, publisher: Publisher, proposed: boolean) {
     if (proposed && !principal.isOperator) {
-      return deny('operator_only', 'Only the operator tries rules other than the current ones.')
+      return this.deny(
+        'operator_only',
+        'Only the operator tries rules other than the current ones.'
+      )
     }
     if (!principal.can('submit')) {
-      return deny(
+      return this.deny(
         'permission_missing',
         'Trying a sample lead takes the "submit" permission, as submitting one does.'
       )

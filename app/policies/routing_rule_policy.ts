@@ -1,6 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { changeAllowed, deny, operatorMay } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * Routing rules are the operator's: it alone creates and deletes them. A buyer reads its own
@@ -18,7 +17,7 @@ export default class RoutingRulePolicy extends BasePolicy {
   }
 
   create(principal: Principal) {
-    return operatorMay(principal, true)
+    return this.operatorMay(principal, true)
   }
 
   update(principal: Principal) {
@@ -26,13 +25,17 @@ export default class RoutingRulePolicy extends BasePolicy {
   }
 
   delete(principal: Principal) {
-    return operatorMay(principal, true)
+    return this.operatorMay(principal, true)
   }
 
   private ownOrOperator(principal: Principal, change: boolean) {
-    if (principal.kind === 'buyer') return changeAllowed(principal, change)
-    return principal.isOperator
-      ? changeAllowed(principal, change)
-      : deny('operator_only', 'Only the operator manages the catalogue.')
+    return (
+      this.onlyFor(
+        principal,
+        ['operator', 'buyer'],
+        'operator_only',
+        'Only the operator manages the catalogue.'
+      ) ?? this.changeAllowed(principal, change)
+    )
   }
 }

@@ -1,6 +1,5 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { changeAllowed, deny, operatorMay } from '#policies/operator_catalogue'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * Settlement: a publisher reads its own (the service answers 404 for
@@ -9,22 +8,26 @@ import { changeAllowed, deny, operatorMay } from '#policies/operator_catalogue'
  */
 export default class SettlementPolicy extends BasePolicy {
   view(principal: Principal) {
-    if (principal.kind !== 'publisher' && !principal.isOperator) {
-      return deny('forbidden', 'Settlement is for publishers and the operator.')
-    }
-    return changeAllowed(principal, false)
+    return (
+      this.onlyFor(
+        principal,
+        ['publisher', 'operator'],
+        'forbidden',
+        'Settlement is for publishers and the operator.'
+      ) ?? this.changeAllowed(principal, false)
+    )
   }
 
   viewRules(principal: Principal) {
-    return operatorMay(principal, false)
+    return this.operatorMay(principal, false)
   }
 
   changeRules(principal: Principal) {
-    return operatorMay(principal, true)
+    return this.operatorMay(principal, true)
   }
 
   /** A manual ledger adjustment: the operator's, with a note. */
   adjust(principal: Principal) {
-    return operatorMay(principal, true)
+    return this.operatorMay(principal, true)
   }
 }

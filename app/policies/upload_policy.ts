@@ -1,6 +1,6 @@
-import { BasePolicy } from '@adonisjs/bouncer'
 import type Principal from '#auth/principal'
-import { deny } from '#policies/operator_catalogue'
+import type { Permission } from '#auth/principal'
+import BasePolicy from '#policies/base_policy'
 
 /**
  * Uploads are a publisher's way to deliver leads: its own keys and users
@@ -21,13 +21,14 @@ export default class UploadPolicy extends BasePolicy {
     return this.deliverer(principal, 'submit')
   }
 
-  private deliverer(principal: Principal, permission: 'read' | 'submit') {
-    if (principal.kind !== 'publisher' && !principal.isOperator) {
-      return deny('publisher_only', 'Uploads are for publisher and operator credentials.')
-    }
+  private deliverer(principal: Principal, permission: Permission) {
     return (
-      principal.can(permission) ||
-      deny('permission_missing', `This credential lacks the "${permission}" permission.`)
+      this.onlyFor(
+        principal,
+        ['publisher', 'operator'],
+        'publisher_only',
+        'Uploads are for publisher and operator credentials.'
+      ) ?? this.permitted(principal, permission)
     )
   }
 }
