@@ -4,6 +4,7 @@ import db from '@adonisjs/lucid/services/db'
 import app from '@adonisjs/core/services/app'
 import RoutingRule from '#models/routing_rule'
 import WebhookEndpoint from '#models/webhook_endpoint'
+import Destination from '#models/destination'
 import User from '#models/user'
 import OauthClientService from '#services/access/oauth_client_service'
 import { SYSTEM_OPERATOR } from '#services/access/operator_service'
@@ -128,6 +129,16 @@ const MATRIX: Record<string, Access> = {
   markPayoutFailed: OPERATOR,
   // A buyer reads its own statement (another buyer's answers 404), the operator any buyer's.
   getBuyerStatement: { may: ['operator', 'buyer'] },
+  // Selling: a lead's sale is read by whoever reads the lead (each its part); a buyer's
+  // destinations are its own (another buyer answers 404) and the operator's; the examples name
+  // buyer X, whose own live credential may change them.
+  getLeadSale: ANYONE,
+  listDestinations: { may: ['operator', 'buyer'], refused: ['buyer Y read-only'] },
+  createDestination: { may: ['operator', 'buyer'], refused: ['buyer Y read-only'] },
+  getDestination: { may: ['operator', 'buyer'], refused: ['buyer Y read-only'] },
+  updateDestination: { may: ['operator', 'buyer'], refused: ['buyer Y read-only'] },
+  testDestination: { may: ['operator', 'buyer'], refused: ['buyer Y read-only'] },
+  deleteDestination: { may: ['operator', 'buyer'], refused: ['buyer Y read-only'] },
   // Reports: each reads its own figures (a publisher its leads, a buyer its purchases), the operator all.
   getReportKpis: ANYONE,
   getReportTimeseries: ANYONE,
@@ -354,8 +365,18 @@ async function buildWorld(client: any) {
       .json({ kind: 'access', email: 'matrix-subject@example.nl' })
   ).body().id as string
 
+  const destinationX = await Destination.create({
+    buyerId: buyerX.id,
+    name: 'Buyer X mailbox',
+    kind: 'email',
+    config: { email: { to: 'leads@buyer-x.example' } },
+    secrets: null,
+    signingSecret: null,
+    status: 'enabled',
+  })
   /** The id a path names, by what the path is about: always publisher A's or its buyer's. */
-  const idFor = (path: string) => {
+  const idFor = (path: string, name = 'id') => {
+    if (name === 'destination_id') return destinationX.id
     if (path.startsWith('/v1/labels/')) return label.id
     if (path.startsWith('/v1/publishers/')) return publisherA.id
     if (path.startsWith('/v1/buyers/')) return buyerX.id
@@ -458,7 +479,7 @@ test.group('Authorisation matrix / every operation × every kind of caller', () 
           continue
         }
         const scope = spec.security?.find((entry: any) => entry.oauth2)?.oauth2?.[0]
-        const url = path.replace(/\{[^}]+\}/g, () => world.idFor(path))
+        const url = path.replace(/\{([^}]+)\}/g, (_, name) => world.idFor(path, name))
         const example = world.bodyFor(spec.requestBody?.content?.['application/json']?.example)
         const row: string[] = []
         for (const actor of world.actors) {

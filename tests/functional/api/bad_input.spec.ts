@@ -5,6 +5,7 @@ import router from '@adonisjs/core/services/router'
 import db from '@adonisjs/lucid/services/db'
 import Label from '#models/label'
 import Buyer from '#models/buyer'
+import Destination from '#models/destination'
 import Publisher from '#models/publisher'
 import User from '#models/user'
 import OauthClientService from '#services/access/oauth_client_service'
@@ -1042,6 +1043,72 @@ DELETE_ROUTES.push({
     const { base, key, installation } = await pluginWorld(client)
     return { path: `${base}/${installation.id}`, key, body: () => ({}) }
   },
+})
+
+/** Selling (docs/selling.md): a buyer's destinations, sent to a loopback port nothing answers. */
+const destinationBody = () => ({
+  name: 'Buyer CRM',
+  kind: 'http',
+  http: {
+    method: 'POST',
+    url: 'http://127.0.0.1:9/leads',
+    content_type: 'json',
+    template: '{"email": "{{ contact.email }}", "phone": "{{ contact.phone | e164 }}"}',
+    auth: { type: 'bearer', token: 'buyer-token' },
+    timeout_ms: 1000,
+    response: { accepted: { status: [200], path: '$.result', equals: 'ok' } },
+  },
+})
+const destinationOf = async () => {
+  const buyer = await createBuyer()
+  const destination = await Destination.create({
+    buyerId: buyer.id,
+    name: 'Buyer mailbox',
+    kind: 'email',
+    config: { email: { to: 'leads@buyer.example' } },
+    secrets: null,
+    signingSecret: null,
+    status: 'enabled',
+  })
+  return { buyer, destination, path: `/v1/buyers/${buyer.id}/destinations/${destination.id}` }
+}
+ROUTES.push(
+  {
+    route: 'POST /v1/buyers/{id}/destinations',
+    required: ['name', 'kind'],
+    prepare: async () => ({
+      path: `/v1/buyers/${(await createBuyer()).id}/destinations`,
+      key: await operatorKey(),
+      body: destinationBody,
+    }),
+  },
+  {
+    route: 'PATCH /v1/buyers/{id}/destinations/{destination_id}',
+    required: [],
+    prepare: async () => ({
+      path: (await destinationOf()).path,
+      key: await operatorKey(),
+      body: () => ({ name: 'Renamed mailbox', email: { to: 'other@buyer.example' } }),
+    }),
+  },
+  {
+    route: 'POST /v1/buyers/{id}/destinations/{destination_id}/test',
+    required: [],
+    prepare: async () => ({
+      path: `${(await destinationOf()).path}/test`,
+      key: await operatorKey(),
+      body: () => ({ lead: { contact: { email: 'test.lead@example.nl' } } }),
+    }),
+  }
+)
+DELETE_ROUTES.push({
+  route: 'DELETE /v1/buyers/{id}/destinations/{destination_id}',
+  table: 'destinations',
+  prepare: async () => ({
+    path: (await destinationOf()).path,
+    key: await operatorKey(),
+    body: () => ({}),
+  }),
 })
 
 const BODYLESS_CASES: Case[] = [

@@ -18,6 +18,7 @@ import {
   operatorKey,
   unique,
 } from '#tests/support/fixtures'
+import Destination from '#models/destination'
 import { snapshotDatabase, snapshotDifference } from '#tests/support/db_snapshot'
 import { createForm } from '#tests/support/forms'
 import { csvOf, upload, uploadIn, validRow } from '#tests/functional/uploads/upload_support'
@@ -190,10 +191,20 @@ async function buildWorld(client: any) {
         .json({ kind: 'access', email: 'isolation@example.nl' })
     )
   ).id
+  const destinationY = await Destination.create({
+    buyerId: buyerY.id,
+    name: 'Buyer Y mailbox',
+    kind: 'email',
+    config: { email: { to: 'leads@buyer-y.example' } },
+    secrets: null,
+    signingSecret: null,
+    status: 'enabled',
+  })
   return {
     operator,
     label,
     privacyRequest,
+    destinationY,
     publisherA,
     keyA,
     publisherB,
@@ -444,6 +455,34 @@ const CASES: Record<string, Case> = {
     body: { reason: 'Taken over.' },
   },
   'GET /v1/buyers/{id}/statement': { target: (w) => w.buyerY.id, callers: otherBuyer },
+  // Selling: a lead's sale follows the lead; a buyer's destinations are its own (a publisher is
+  // refused them with 403, as statements).
+  'GET /v1/leads/{id}/sale': { target: (w) => w.soldB, callers: outsiders },
+  'GET /v1/buyers/{id}/destinations': { target: (w) => w.buyerY.id, callers: otherBuyer },
+  'POST /v1/buyers/{id}/destinations': {
+    target: (w) => w.buyerY.id,
+    callers: otherBuyer,
+    body: { name: 'Taken over', kind: 'email', email: { to: 'thief@example.com' } },
+  },
+  ...Object.fromEntries(
+    (
+      [
+        ['GET', ''],
+        ['PATCH', ''],
+        ['DELETE', ''],
+        ['POST', '/test'],
+      ] as const
+    ).map(([method, suffix]) => [
+      `${method} /v1/buyers/{id}/destinations/{destination_id}${suffix}`,
+      {
+        target: (w: World) => `${w.buyerY.id}/destinations/${w.destinationY.id}`,
+        path: (id: string) => `/v1/buyers/${id}${suffix}`,
+        callers: otherBuyer,
+        ...(method === 'PATCH' ? { body: { name: 'Taken over' } } : {}),
+        ...(method === 'POST' ? { body: {} } : {}),
+      } satisfies Case,
+    ])
+  ),
   // Integrations: a label's plugins are the operator's; a lead's calls follow the lead.
   'GET /v1/labels/{id}/plugins': { target: (w) => w.label.id, callers: everyoneElse },
   'POST /v1/labels/{id}/plugins': {
