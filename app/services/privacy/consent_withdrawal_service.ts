@@ -99,18 +99,22 @@ export default class ConsentWithdrawalService {
           AND w.plugin IS NOT NULL AND d.status IN ('pending', 'failed')`,
       [now, lead.id]
     )
+    // Every buyer that bought it hears it: a shared lead has several. The publisher hears it once.
+    const sold = await trx.from('public.sales').where('lead_id', lead.id).select('buyer_id')
+    const buyers = [
+      ...new Set([lead.buyer_id, ...sold.map((sale: { buyer_id: string }) => sale.buyer_id)]),
+    ].filter((buyerId): buyerId is string => buyerId !== null)
+    const data = { lead_id: lead.id, publisher: publisher.slug, revoked_at: revokedAt }
     await this.outbox.publish(
       trx,
-      [
-        {
-          type: 'consent.revoked',
-          publisherId: publisher.id,
-          buyerId: lead.buyer_id,
-          leadId: lead.id,
-          environment: row.environment,
-          data: { lead_id: lead.id, publisher: publisher.slug, revoked_at: revokedAt },
-        },
-      ],
+      (buyers.length > 0 ? buyers : [null]).map((buyerId, index) => ({
+        type: 'consent.revoked',
+        publisherId: index === 0 ? publisher.id : null,
+        buyerId,
+        leadId: lead.id,
+        environment: row.environment,
+        data,
+      })),
       now
     )
     return { lead_id: lead.id, status: row.status, consent: { revoked_at: revokedAt } }

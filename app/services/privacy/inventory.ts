@@ -132,6 +132,47 @@ export const INVENTORY: Record<string, InventoryEntry> = {
     readers: "the dispute's buyer and publisher, the operator",
     removal: 'erasure (the audit trail keeps only its SHA-256)',
   },
+  'tenant.sale_attempts.request': {
+    category: 'webhook_payload',
+    readers: 'the buyer it went to (its own attempt), the operator',
+    removal: 'webhook_payload_days; erasure (the lead as posted to a buyer, secrets masked)',
+  },
+  'tenant.sale_attempts.response_excerpt': {
+    category: 'webhook_payload',
+    readers: 'the buyer that answered (its own attempt), the operator',
+    removal: 'webhook_payload_days; erasure',
+  },
+  'tenant.sale_attempts.reason': {
+    category: 'webhook_payload',
+    readers: 'the buyer that answered (its own attempt), the operator',
+    removal: "webhook_payload_days and erasure keep Leadgate's own codes, drop a buyer's words",
+  },
+  'tenant.sale_attempts.buyer_lead_id': {
+    category: 'not_personal',
+    readers: 'the buyer (its own id for the lead), the operator',
+    removal: "kept: the buyer's record id, not the person",
+  },
+  'public.destinations.name': {
+    category: 'not_personal',
+    readers: 'the buyer, the operator',
+    removal: 'kept: a name for a system, given by the buyer or the operator',
+  },
+  'public.destinations.config': {
+    category: 'business_contact',
+    readers: 'the buyer, the operator',
+    removal:
+      "kept while the destination exists: a buyer's system and, for e-mail, its business address",
+  },
+  'public.destinations.secrets': {
+    category: 'not_personal',
+    readers: 'nobody (encrypted; the sale opens them to post)',
+    removal: 'deleted with the destination',
+  },
+  'public.destinations.signing_secret': {
+    category: 'not_personal',
+    readers: 'nobody (encrypted; shown once to the buyer)',
+    removal: 'deleted with the destination',
+  },
   'public.outbox_events.payload': {
     category: 'webhook_payload',
     readers: 'the subscribed endpoints (sent), their owners in the delivery log, the operator',

@@ -22,7 +22,17 @@ export type ErasureCounts = {
   idempotency_keys: number
   plugin_syncs: number
   calls: number
+  sale_answers: number
 }
+
+/**
+ * What a sale's attempts hold of the consumer goes: the request as sent and the buyer's answer;
+ * a reason stays only as Leadgate's own code (the buyer's words may repeat the lead). Append a
+ * condition on the attempts to minimise (this selects those that still hold something).
+ */
+export const MINIMISE_SALE_ANSWERS = `UPDATE sale_attempts SET request = NULL, response_excerpt = NULL,
+    reason = CASE WHEN reason ~ '^[a-z0-9_]+$' THEN reason ELSE NULL END
+  WHERE (request IS NOT NULL OR response_excerpt IS NOT NULL OR reason !~ '^[a-z0-9_]+$')`
 
 export function noErasures(): ErasureCounts {
   return {
@@ -37,6 +47,7 @@ export function noErasures(): ErasureCounts {
     idempotency_keys: 0,
     plugin_syncs: 0,
     calls: 0,
+    sale_answers: 0,
   }
 }
 
@@ -146,6 +157,11 @@ export default class LeadEraser {
         trx,
         `UPDATE public.calls SET recording_url = NULL
           WHERE lead_id = ANY(?::uuid[]) AND recording_url IS NOT NULL`,
+        [ids]
+      )
+      counts.sale_answers = await affected(
+        trx,
+        `${MINIMISE_SALE_ANSWERS} AND lead_id = ANY(?::uuid[])`,
         [ids]
       )
       await insertTogether(

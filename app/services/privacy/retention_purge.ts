@@ -5,7 +5,7 @@ import { uuidv7 } from 'uuidv7'
 import privacyConfig from '#config/privacy'
 import Publisher from '#models/publisher'
 import TenancyService from '#services/platform/tenancy_service'
-import LeadEraser, { addCounts } from '#services/privacy/lead_eraser'
+import LeadEraser, { MINIMISE_SALE_ANSWERS, addCounts } from '#services/privacy/lead_eraser'
 import { type RetentionPolicy, retentionByLabel } from '#services/privacy/retention_policy_service'
 
 export const RETENTION_ACTOR = 'system:retention'
@@ -17,6 +17,7 @@ export type PurgeCounts = {
   upload_rows_deleted: number
   uploads_minimised: number
   events_deleted: number
+  sale_answers_minimised: number
   access_log_deleted: number
 }
 
@@ -27,6 +28,7 @@ function noPurges(): PurgeCounts {
     attributes_removed: 0,
     upload_rows_deleted: 0,
     uploads_minimised: 0,
+    sale_answers_minimised: 0,
     events_deleted: 0,
     access_log_deleted: 0,
   }
@@ -152,6 +154,18 @@ async function purgePublisher(
   }
   const eventsDue = cutoff(now, policy.webhook_payload_days)
   if (eventsDue) {
+    // What buyers' systems were sent and answered lives as long as webhook payloads do.
+    await untilDone(batch, async () => {
+      const n = await inTenant(
+        `${MINIMISE_SALE_ANSWERS} AND id IN (
+           SELECT id FROM sale_attempts WHERE started_at < ?
+              AND (request IS NOT NULL OR response_excerpt IS NOT NULL OR reason !~ '^[a-z0-9_]+$')
+            LIMIT ?)`,
+        [eventsDue, batch]
+      )
+      await record({ sale_answers_minimised: n })
+      return n
+    })
     // An event goes with its deliveries and their attempts (ON DELETE CASCADE) once none is still due.
     await untilDone(batch, async () => {
       const n = await deleted(
