@@ -73,6 +73,9 @@ const rule = () =>
         vine.number({ strict: true }),
         vine.boolean({ strict: true }),
       ])
+      .otherwise((_, field) =>
+        field.report('Compare with a string, a number or true or false.', 'equals_type', field)
+      )
       .optional(),
     matches: vine.string().minLength(1).maxLength(LIMITS.patternChars).optional(),
   })
@@ -147,9 +150,14 @@ function auth(secretsRequired: boolean) {
       ),
     ])
     .optional()
-    .otherwise((_, field) =>
-      field.report(`Use an auth type of ${AUTH_TYPES.join(', ')}.`, 'auth_type', field)
-    )
+    .otherwise((_, field) => {
+      // The refusal is about the type the body named, so it names that field.
+      const path = `${field.getFieldPath()}.type`
+      field.report(`Use an auth type of ${AUTH_TYPES.join(', ')}.`, 'auth_type', {
+        ...field,
+        getFieldPath: () => path,
+      })
+    })
 }
 
 function http(secretsRequired: boolean) {
