@@ -192,6 +192,15 @@ test.group('Money / shared sales', (group) => {
       const lead = await client.get(`/v1/leads/${w.leadId}`).bearerToken(side.key)
       lead.assertStatus(200)
       assert.equal(lead.body().price_cents, price)
+      // The operator finds the lead among the leads of either buyer.
+      const listed = await client
+        .get('/v1/leads')
+        .qs({ buyer_id: side.buyer.id })
+        .bearerToken(w.operator)
+      assert.include(
+        listed.body().data.map((row: { id: string }) => row.id),
+        w.leadId
+      )
     }
 
     // A's window closes: A's sale is final, B's stays pending, and only A is told.
