@@ -3,7 +3,7 @@ import db from '@adonisjs/lucid/services/db'
 export const SETTLEMENT_PRICE_CENTS = 2500
 export const SETTLEMENT_PAYOUT_CENTS = 1800
 
-/** Sales per seeding statement (their facts and ledger rows). */
+/** Sales per seeding statement (their facts, sales and ledger rows). */
 const LEADS_PER_STATEMENT = 100_000
 
 /**
@@ -14,9 +14,10 @@ const LEADS_PER_STATEMENT = 100_000
  * - the publishers' rows (no tenant schema: a payout run and the settlement
  *   view read only the public schema; marking a payout paid would need the
  *   leads themselves, and is not measured here);
- * - one `lead_facts` row per lead, in the order they arrived (time-ordered ids, the
- *   publishers' leads interleaved as intake would write them): matched, final (`payable`),
- *   on no payout, final between 37 and 8 days ago — so inside the last full week's run;
+ * - one `lead_facts` row and one `sales` row per lead, in the order they arrived (time-ordered
+ *   ids, the publishers' leads interleaved as intake would write them): matched, final
+ *   (`payable`), on no payout, final between 37 and 8 days ago — so inside the last full week's
+ *   run (a run reads the sales; the facts are the lead's summary);
  * - three ledger rows per lead: its sale and acceptance as one balanced
  *   movement with the same result on every account (buyer payable +price,
  *   publisher payable −payout, margin earned −(price − payout)).
@@ -83,6 +84,12 @@ export async function seedSettlement(leads: number, publishers: number) {
                 settles_at - interval '7 days', settles_at, settles_at - interval '7 days',
                 settles_at - interval '7 days', settles_at, 'payable'
            FROM sold
+       ), sales AS (
+         INSERT INTO sales (id, lead_id, publisher_id, label_id, buyer_id, environment, price_cents,
+                            payout_cents, currency, exclusive, sold_at, settlement, settles_at)
+         SELECT gen_random_uuid(), lead_id, publisher_id, ?, ?, 'live', ?, ?, 'EUR', true,
+                settles_at - interval '7 days', 'payable', settles_at
+           FROM sold
        )
        INSERT INTO ledger_entries (movement_id, kind, account, publisher_id, buyer_id, lead_id,
                                    amount_cents, currency, created_at)
@@ -99,6 +106,10 @@ export async function seedSettlement(leads: number, publishers: number) {
         start,
         last - 1,
         leads,
+        label.id,
+        buyer.id,
+        SETTLEMENT_PRICE_CENTS,
+        SETTLEMENT_PAYOUT_CENTS,
         label.id,
         buyer.id,
         SETTLEMENT_PRICE_CENTS,

@@ -25,8 +25,8 @@ import { refusesDatabase } from '#bench/bench_database'
  * Not a test: a payout run over a million final sales of a thousand
  * publishers, then a publisher's settlement view with the ledger that
  * leaves, both through the HTTP API of the compiled server (as `npm start`
- * runs it). Seeds straight into Postgres: the facts, the ledger and the
- * settlement state a million matched and accepted leads would have.
+ * runs it). Seeds straight into Postgres: the facts, the sales, the ledger
+ * and the settlement state a million matched and accepted leads would have.
  */
 export default class BenchSettlement extends BaseCommand {
   static commandName = 'bench:settlement'
@@ -96,6 +96,7 @@ export default class BenchSettlement extends BaseCommand {
       // As autovacuum would after a bulk load: the planner needs the tables' real sizes.
       await this.analyze([
         'lead_facts',
+        'sales',
         'ledger_entries',
         'ledger_balances',
         'ledger_folds',
@@ -154,6 +155,7 @@ export default class BenchSettlement extends BaseCommand {
   async unpay() {
     await db.rawQuery('TRUNCATE payout_lines, payouts, payout_runs')
     await db.rawQuery('UPDATE lead_facts SET payout_id = NULL WHERE payout_id IS NOT NULL')
+    await db.rawQuery('UPDATE sales SET payout_id = NULL WHERE payout_id IS NOT NULL')
     const [first] = await db.from('publishers').orderBy('slug').select('id').limit(1)
     return { measuredPublisherId: first.id as string }
   }

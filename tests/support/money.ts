@@ -2,6 +2,15 @@ import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import type { Environment } from '#auth/principal'
 import Buyer from '#models/buyer'
+import { ledgerInsert, returnMovement } from '#services/money/ledger'
+import {
+  SALE_COLUMNS,
+  type SaleRow,
+  leadFactsUpdate,
+  leadSummaryOf,
+  saleOf,
+} from '#services/money/sale_rows'
+import { insertTogether, rawPart } from '#services/sql/insert_together'
 import { createBuyer, createKey } from '#tests/support/fixtures'
 import {
   acceptedLead,
@@ -67,4 +76,33 @@ export function ledgerOf(leadId: string) {
  */
 export function showsAmount(text: string, cents: number) {
   return new RegExp(`(?<![\\w.-])${cents}(?![\\w.-])`).test(text)
+}
+
+/**
+ * Dates the return windows of some leads' sales (and their facts) to `at`: a window closed
+ * before the clock turns, or a final sale placed in an earlier payout period.
+ */
+export async function dateWindows(leadIds: string[], at: Date) {
+  await db.from('sales').whereIn('lead_id', leadIds).update({ settles_at: at })
+  await db.from('lead_facts').whereIn('lead_id', leadIds).update({ settles_at: at })
+}
+
+/**
+ * What an upheld dispute books for a sale of the lead (its buyer's, or its first), without the
+ * dispute: a return out of pending, or a clawback once final; the sale returned and the lead's
+ * facts summed up again, as the disputes engine writes them.
+ */
+export async function returnByHand(leadId: string, from: 'pending' | 'payable', buyerId?: string) {
+  const sales: SaleRow[] = await db
+    .from('sales as s')
+    .where('s.lead_id', leadId)
+    .orderBy('s.sold_at')
+    .select(db.raw(SALE_COLUMNS))
+  const sale = sales.find((each) => buyerId === undefined || each.buyer_id === buyerId)!
+  sale.settlement = 'returned'
+  await insertTogether(db.connection(), [
+    ledgerInsert(returnMovement(saleOf(sale), from)),
+    rawPart(`UPDATE sales SET settlement = 'returned' WHERE id = ?`, [sale.id]),
+    leadFactsUpdate([{ leadId, summary: leadSummaryOf(sales) }], new Date()),
+  ])
 }

@@ -118,17 +118,24 @@ export default class LeadService {
    * wall: a sandbox credential sees sandbox leads only, whoever it acts for.
    */
   visibleFacts(principal: Principal) {
-    const query = db.from('lead_facts').select('lead_id as id', 'publisher_id', ...ROUTING_COLUMNS)
+    const columns =
+      principal.kind === 'buyer'
+        ? ROUTING_COLUMNS.filter((c) => c !== 'price_cents')
+        : ROUTING_COLUMNS
+    const query = db.from('lead_facts').select('lead_id as id', 'publisher_id', ...columns)
     if (principal.kind === 'publisher') {
       query.where('publisher_id', principal.publisherId ?? NOBODY)
     } else if (principal.kind === 'buyer') {
-      // A buyer sees what it bought: a shared lead has a sale for each of its buyers.
-      query.whereIn(
-        'lead_id',
-        db
-          .from('sales')
-          .select('lead_id')
-          .where('buyer_id', principal.buyerId ?? NOBODY)
+      // A buyer sees what it bought: a shared lead has a sale for each of its buyers, and each
+      // buyer reads its own sale's price (the facts sum every buyer's).
+      const buyerId = principal.buyerId ?? NOBODY
+      query.whereIn('lead_id', db.from('sales').select('lead_id').where('buyer_id', buyerId))
+      query.select(
+        db.raw(
+          `(SELECT s.price_cents FROM sales s
+             WHERE s.lead_id = lead_facts.lead_id AND s.buyer_id = ?) AS price_cents`,
+          [buyerId]
+        )
       )
     } else if (principal.kind === 'label_manager') {
       query.where('label_id', principal.labelId ?? NOBODY)
@@ -179,7 +186,12 @@ export default class LeadService {
     }
     if (filters.unsold === true) query.where('status', 'accepted').whereNull('buyer_id')
     if (filters.unsold === false) query.whereNotNull('buyer_id')
-    if (filters.buyer_id) query.where('buyer_id', filters.buyer_id)
+    if (filters.buyer_id) {
+      query.whereIn(
+        'lead_id',
+        db.from('sales').select('lead_id').where('buyer_id', filters.buyer_id)
+      )
+    }
     if (filters.reason) query.whereRaw('? = ANY(reason_codes)', [filters.reason])
     if (filters.channel) query.where('channel', filters.channel)
     const page = await paginate<FactRow>(query, filters, 'lead_id')

@@ -9,7 +9,13 @@ import AuditChainService, {
   chainHeadOf,
 } from '#services/audit/audit_chain_service'
 import { acceptanceMovement, ledgerInsert } from '#services/money/ledger'
-import { NO_OPEN_DISPUTE, SALE_COLUMNS, type SaleFact, saleOf } from '#services/money/sale_rows'
+import {
+  NO_OPEN_DISPUTE,
+  leadFactsUpdate,
+  leadSummaryOf,
+  lockSalesOf,
+  saleOf,
+} from '#services/money/sale_rows'
 import { insertTogether, rawPart } from '#services/sql/insert_together'
 import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
 
@@ -23,12 +29,14 @@ type LockedLead = {
 }
 
 /**
- * Closes return windows: a sold lead whose window has passed with no open
- * dispute is final. Its amounts move from pending to payable, its trail
- * gets `sale.accepted`, and the buyer's endpoints get `payout.processed`
- * (kind `buyer_acceptance`), all in one transaction per publisher. A
- * sandbox sale becomes final the same way, on its sandbox accounts, trail
- * and endpoints.
+ * Closes return windows, sale by sale: a sale whose window (its own
+ * buyer's, or its rule's) has passed with no open dispute about it is
+ * final. Its amounts move from pending to payable, its lead's trail gets
+ * `sale.accepted`, its buyer's endpoints get `payout.processed` (kind
+ * `buyer_acceptance`) and the lead's facts their summary, all in one
+ * transaction per publisher. A shared lead's other sales keep their own
+ * windows. A sandbox sale becomes final the same way, on its sandbox
+ * accounts, trail and endpoints.
  */
 @inject()
 export default class AcceptanceService {
@@ -41,61 +49,71 @@ export default class AcceptanceService {
   /** Sales whose window closed by `now`, up to `batch` of them; answers how many became final. */
   async closeWindows(now = new Date(), batch = 500) {
     const due = await db.rawQuery(
-      `SELECT f.lead_id, f.publisher_id, p.schema_name FROM lead_facts f
-         JOIN publishers p ON p.id = f.publisher_id
-        WHERE f.settlement = 'pending' AND f.settles_at <= ? AND ${NO_OPEN_DISPUTE}
-        ORDER BY f.settles_at LIMIT ?`,
+      `SELECT s.lead_id, p.schema_name FROM public.sales s
+         JOIN publishers p ON p.id = s.publisher_id
+        WHERE s.settlement = 'pending' AND s.settles_at <= ? AND ${NO_OPEN_DISPUTE}
+        ORDER BY s.settles_at LIMIT ?`,
       [now, batch]
     )
-    const bySchema = new Map<string, string[]>()
+    const bySchema = new Map<string, Set<string>>()
     for (const row of due.rows as { lead_id: string; schema_name: string }[]) {
-      bySchema.set(row.schema_name, [...(bySchema.get(row.schema_name) ?? []), row.lead_id])
+      bySchema.set(row.schema_name, (bySchema.get(row.schema_name) ?? new Set()).add(row.lead_id))
     }
     let accepted = 0
     for (const [schemaName, leadIds] of bySchema) {
-      accepted += await this.tenancy.run({ schemaName }, (trx) => this.accept(trx, leadIds, now))
+      accepted += await this.tenancy.run({ schemaName }, (trx) =>
+        this.accept(trx, [...leadIds], now)
+      )
     }
     return accepted
   }
 
   private async accept(trx: TransactionClientContract, leadIds: string[], now: Date) {
-    // Leads and chain heads first, then the facts: the order routing and disputes take them in.
+    // Leads and chain heads first, then the facts and the sales: the order routing and disputes take them in.
     const locked = await trx.rawQuery(
       `SELECT l.id, l.provenance, l.consent, ${CHAIN_HEAD_COLUMNS}
          FROM leads l JOIN audit.chain_heads h ON h.lead_id = l.id
         WHERE l.id = ANY(?::uuid[]) ORDER BY l.id FOR UPDATE OF l, h`,
       [leadIds]
     )
-    const facts = await trx.rawQuery(
-      `SELECT ${SALE_COLUMNS}, lb.slug AS label_slug FROM public.lead_facts f
-         LEFT JOIN public.labels lb ON lb.id = f.label_id
-        WHERE f.lead_id = ANY(?::uuid[]) AND f.settlement = 'pending' AND f.settles_at <= ?
-          AND ${NO_OPEN_DISPUTE}
-        ORDER BY f.lead_id FOR UPDATE OF f`,
-      [leadIds, now]
-    )
-    const sales = facts.rows as (SaleFact & { label_slug: string | null })[]
+    // Read again under the locks: a dispute opened meanwhile holds its sale.
+    const salesOf = await lockSalesOf(trx, leadIds)
+    const sales = [...salesOf.values()]
+      .flat()
+      .filter(
+        (sale) =>
+          sale.settlement === 'pending' && new Date(sale.settles_at) <= now && !sale.disputed
+      )
     if (sales.length === 0) return 0
+    const labels = await trx.rawQuery(
+      `SELECT id, slug FROM public.labels WHERE id = ANY(?::uuid[])`,
+      [[...new Set(sales.map((sale) => sale.label_id).filter((id) => id !== null))]]
+    )
+    const slugOf = new Map<string, string>(labels.rows.map((row: any) => [row.id, row.slug]))
     const leads = new Map<string, LockedLead & Record<string, any>>(
       locked.rows.map((row: any) => [row.id, row])
     )
+    const acceptedLeads = [...new Set(sales.map((sale) => sale.lead_id))]
+    for (const sale of sales) sale.settlement = 'payable'
+    // One entry per sale that became final: a shared lead's sales each close their own window.
     const trail = this.audit.extendTrailInserts(
-      sales.map((sale) => ({
-        head: chainHeadOf(leads.get(sale.lead_id)!),
-        input: {
-          publisherId: sale.publisher_id,
-          leadId: sale.lead_id,
-          environment: sale.environment,
-          entries: [
-            {
+      acceptedLeads.map((leadId) => {
+        const final = sales.filter((sale) => sale.lead_id === leadId)
+        return {
+          head: chainHeadOf(leads.get(leadId)!),
+          input: {
+            publisherId: final[0].publisher_id,
+            leadId,
+            environment: final[0].environment,
+            entries: final.map(() => ({
               event: 'sale.accepted',
               actor: SETTLEMENT_ACTOR,
               statusFrom: 'matched',
               statusTo: 'matched',
-            },
-          ],
-        },
-      }))
+            })),
+          },
+        }
+      })
     )
     const events = this.outbox.stage(
       sales.map((sale) => {
@@ -116,7 +134,7 @@ export default class AcceptanceService {
             provenance: {
               source: lead.provenance?.source ?? null,
               campaign: lead.provenance?.campaign ?? null,
-              label: sale.label_slug,
+              label: sale.label_id ? (slugOf.get(sale.label_id) ?? null) : null,
             },
             consent: {
               given: lead.consent?.given ?? false,
@@ -131,10 +149,12 @@ export default class AcceptanceService {
     const ledger = sales.flatMap((sale) => acceptanceMovement(saleOf(sale)))
     const endpoints = await insertTogether(trx, [
       ...(ledger.length ? [ledgerInsert(ledger)] : []),
-      rawPart(
-        `UPDATE public.lead_facts SET settlement = 'payable', updated_at = ?
-          WHERE lead_id = ANY(?::uuid[])`,
-        [now, sales.map((sale) => sale.lead_id)]
+      rawPart(`UPDATE public.sales SET settlement = 'payable' WHERE id = ANY(?::uuid[])`, [
+        sales.map((sale) => sale.id),
+      ]),
+      leadFactsUpdate(
+        acceptedLeads.map((leadId) => ({ leadId, summary: leadSummaryOf(salesOf.get(leadId)!) })),
+        now
       ),
       ...trail.parts,
       events.insert,

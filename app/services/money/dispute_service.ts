@@ -46,11 +46,11 @@ function closed(dispute: DisputeRow) {
 }
 
 /**
- * Disputes (returns), docs/money.md "Disputes". A buyer opens one on a lead sold to it while the
- * sale is pending; the rules decide what they can at once (a verifying consent proof, a confirmed
+ * Disputes (returns), docs/money.md "Disputes". A buyer opens one on its sale of a lead while the
+ * sale is pending (each buyer of a shared lead disputes its own sale); the rules decide what they can at once (a verifying consent proof, a confirmed
  * duplicate), the publisher answers before its deadline, the operator decides, or the settlement
- * clock applies the deadlines. Each step locks the lead and its chain head, then the facts, then
- * the dispute, and writes the dispute, its thread, the money, the audit entries and the events
+ * clock applies the deadlines. Each step locks the lead and its chain head, then the facts and
+ * the sales, then the dispute, and writes the dispute, its thread, the money, the audit entries and the events
  * in one transaction.
  */
 @inject()
@@ -63,36 +63,37 @@ export default class DisputeService {
     protected reader: DisputeReader
   ) {}
 
-  /** Opens a dispute on a lead sold to the buyer; answers the new dispute's id. */
+  /** Opens a dispute on the buyer's sale of a lead; answers the new dispute's id. */
   async open(principal: Principal, leadId: string, input: OpenInput, now = new Date()) {
-    // Only the buyer the lead was sold to learns that it exists.
+    // Only a buyer the lead was sold to learns that it exists; each disputes its own sale.
+    const buyerId = principal.buyerId ?? NOBODY
     const sold = await db
-      .from('lead_facts as f')
-      .join('publishers as p', 'p.id', 'f.publisher_id')
-      .where('f.lead_id', leadId)
-      .where('f.buyer_id', principal.buyerId ?? NOBODY)
-      .where('f.environment', principal.environment)
-      .whereNotNull('f.settlement')
-      .select('f.label_id', 'p.schema_name', 'p.quality_rules')
+      .from('sales as s')
+      .join('publishers as p', 'p.id', 's.publisher_id')
+      .where('s.lead_id', leadId)
+      .where('s.buyer_id', buyerId)
+      .where('s.environment', principal.environment)
+      .select('s.label_id', 'p.schema_name', 'p.quality_rules')
       .first()
     if (!sold) throw ApiProblem.notFound('lead')
     const policy = await policyForLabel(sold.label_id)
     try {
       return await this.tenancy.run({ schemaName: sold.schema_name }, async (trx) => {
-        const sale = await lockSale(trx, leadId)
-        if (!sale || sale.fact.buyer_id !== principal.buyerId) throw ApiProblem.notFound('lead')
-        const { fact } = sale
-        if (fact.settlement !== 'pending' || new Date(fact.settles_at) <= now) {
+        const held = await lockSale(trx, leadId, buyerId)
+        if (!held) throw ApiProblem.notFound('lead')
+        const { sale } = held
+        if (sale.settlement !== 'pending' || new Date(sale.settles_at) <= now) {
           throw ApiProblem.conflict(
             'outside_return_window',
-            fact.settlement === 'pending'
-              ? `The return window of this lead closed at ${new Date(fact.settles_at).toISOString()}.`
-              : `This sale is ${fact.settlement}; a lead is returned only while its sale is pending.`
+            sale.settlement === 'pending'
+              ? `The return window of this lead closed at ${new Date(sale.settles_at).toISOString()}.`
+              : `This sale is ${sale.settlement}; a lead is returned only while its sale is pending.`
           )
         }
         const open = await trx
           .from('public.disputes')
           .where('lead_id', leadId)
+          .where('buyer_id', buyerId)
           .whereIn('status', [...OPEN_STATUSES])
           .first()
         if (open) throw disputeOpen()
@@ -101,16 +102,17 @@ export default class DisputeService {
         const dispute: DisputeRow = {
           id: uuidv7(),
           lead_id: leadId,
-          publisher_id: fact.publisher_id,
-          buyer_id: fact.buyer_id,
-          label_id: fact.label_id,
-          routing_rule_id: fact.routing_rule_id,
+          publisher_id: sale.publisher_id,
+          buyer_id: sale.buyer_id,
+          label_id: sale.label_id,
+          routing_rule_id: sale.routing_rule_id,
           reason: input.reason,
           status: 'open',
-          price_cents: fact.price_cents,
-          payout_cents: fact.payout_cents,
-          currency: fact.currency.trim(),
-          delivered_at: fact.matched_at,
+          // The sale's own money: a shared lead's other buyers paid their own prices.
+          price_cents: sale.price_cents,
+          payout_cents: sale.payout_cents,
+          currency: sale.currency.trim(),
+          delivered_at: sale.sold_at,
           opened_at: now,
           respond_by: respondBy,
           decide_by: new Date(respondBy.getTime() + policy.decision_hours * HOUR_MS),
@@ -120,21 +122,21 @@ export default class DisputeService {
           decided_by: null,
           withdrawn_at: null,
           updated_at: now,
-          environment: fact.environment,
+          environment: sale.environment,
         }
-        const changes = new DisputeChanges(sale, dispute, true)
+        const changes = new DisputeChanges(held, dispute, true)
         if (input.details) changes.message('buyer', principal.actor, input.details, [], now)
         changes.trail('dispute.opened', principal.actor)
         changes.announce('dispute.opened', now)
         // The rules decide first: what the platform can prove needs nobody's judgement.
-        const ruled = await this.ruleAtOpening(trx, sale, input.reason, sold.quality_rules)
+        const ruled = await this.ruleAtOpening(trx, held, input.reason, sold.quality_rules)
         if (ruled) changes.decide(ruled.outcome, ruled.rule, now)
         await changes.commit(trx, this.writers, now)
         return dispute.id
       })
     } catch (error) {
       // Two opens at once: the partial unique index lets one stand.
-      if (isUniqueViolation(error, 'disputes_one_open_per_lead')) throw disputeOpen()
+      if (isUniqueViolation(error, 'disputes_one_open_per_sale')) throw disputeOpen()
       throw error
     }
   }
@@ -210,7 +212,7 @@ export default class DisputeService {
     let decided = 0
     for (;;) {
       const due = await db.rawQuery(
-        `SELECT d.id, d.lead_id, d.publisher_id, p.schema_name FROM disputes d
+        `SELECT d.id, d.lead_id, d.publisher_id, d.buyer_id, p.schema_name FROM disputes d
            JOIN publishers p ON p.id = d.publisher_id
           WHERE d.status IN ('open', 'responded') AND d.respond_by <= ?
             AND (d.status = 'open' OR d.decide_by <= ?) AND NOT (d.id = ANY(?::uuid[]))
@@ -285,14 +287,16 @@ export default class DisputeService {
    * (lead and chain head, facts, dispute).
    */
   private async step<T>(
-    dispute: Pick<DisputeRow, 'id' | 'lead_id' | 'publisher_id'> & { schema_name?: string },
+    dispute: Pick<DisputeRow, 'id' | 'lead_id' | 'publisher_id' | 'buyer_id'> & {
+      schema_name?: string
+    },
     work: (trx: TransactionClientContract, sale: LockedSale, dispute: DisputeRow) => Promise<T>
   ) {
     const publisher = dispute.schema_name
       ? { schema_name: dispute.schema_name }
       : await db.from('publishers').where('id', dispute.publisher_id).firstOrFail()
     return this.tenancy.run({ schemaName: publisher.schema_name }, async (trx) => {
-      const sale = await lockSale(trx, dispute.lead_id)
+      const sale = await lockSale(trx, dispute.lead_id, dispute.buyer_id)
       const locked = await lockDispute(trx, dispute.id)
       if (!sale || !locked) throw ApiProblem.notFound('dispute')
       return work(trx, sale, locked)
@@ -303,7 +307,7 @@ export default class DisputeService {
 function disputeOpen() {
   return ApiProblem.conflict(
     'dispute_open',
-    'A dispute about this lead is open already; one at a time.'
+    'A dispute about your sale of this lead is open already; one at a time.'
   )
 }
 

@@ -9,7 +9,16 @@ import {
   chainHeadOf,
 } from '#services/audit/audit_chain_service'
 import { ledgerInsert, returnMovement } from '#services/money/ledger'
-import { SALE_COLUMNS, type SaleFact, saleOf } from '#services/money/sale_rows'
+import {
+  STATUS_EVENT,
+  type SaleRow,
+  leadFactsUpdate,
+  leadStatusOf,
+  leadStatusUpdate,
+  leadSummaryOf,
+  lockSalesOf,
+  saleOf,
+} from '#services/money/sale_rows'
 import type { AcceptedFile } from '#services/money/dispute_files'
 import {
   type DisputeOutcome,
@@ -102,18 +111,22 @@ const FILE_COLUMNS: Column[] = [
   ['created_at', 'timestamptz'],
 ]
 
-/** A sold lead held for a dispute step: the lead and its chain head, then its facts. */
-export type LockedSale = { lead: DisputedLead; head: ChainHead; fact: SaleFact }
+/**
+ * A sale held for a dispute step: its lead and chain head, the sale the dispute is about (the
+ * buyer's), and every sale of the lead (a shared lead's summary is made of them all).
+ */
+export type LockedSale = { lead: DisputedLead; head: ChainHead; sale: SaleRow; sales: SaleRow[] }
 
 /**
- * Locks a sold lead in the order routing and acceptance take it: the lead and its chain head in
- * one statement, then its facts. A dispute step and the window closing therefore queue on the
- * same lead row, and whichever comes second sees what the first did. Runs in the publisher's
- * schema; undefined when the lead is gone or was never sold.
+ * Locks a buyer's sale of a lead in the order routing and acceptance take it: the lead and its
+ * chain head in one statement, then its facts and its sales. A dispute step and the window
+ * closing therefore queue on the same lead row, and whichever comes second sees what the first
+ * did. Runs in the publisher's schema; undefined when the lead is gone or this buyer never bought it.
  */
 export async function lockSale(
   trx: TransactionClientContract,
-  leadId: string
+  leadId: string,
+  buyerId: string
 ): Promise<LockedSale | undefined> {
   const locked = await trx.rawQuery(
     `SELECT l.id, l.publisher_id, l.status, l.environment, l.consent, l.email_key, l.phone_key,
@@ -124,15 +137,11 @@ export async function lockSale(
   )
   const lead = locked.rows[0]
   if (!lead) return undefined
-  const facts = await trx.rawQuery(
-    `SELECT ${SALE_COLUMNS} FROM public.lead_facts f
-      WHERE f.lead_id = ? AND f.buyer_id IS NOT NULL AND f.settlement IS NOT NULL
-      FOR UPDATE OF f`,
-    [leadId]
-  )
-  const fact = facts.rows[0] as SaleFact | undefined
-  if (!fact) return undefined
-  return { lead, head: chainHeadOf(lead), fact }
+  const locks = await lockSalesOf(trx, [leadId])
+  const sales = locks.get(leadId) ?? []
+  const sale = sales.find((each) => each.buyer_id === buyerId)
+  if (!sale) return undefined
+  return { lead, head: chainHeadOf(lead), sale, sales }
 }
 
 /** A dispute row, locked after its lead (`lockSale`). */
@@ -172,18 +181,18 @@ export class DisputeChanges {
   readonly parts: Part[] = []
 
   constructor(
-    readonly sale: LockedSale,
+    readonly held: LockedSale,
     readonly dispute: DisputeRow,
     readonly isNew: boolean
   ) {}
 
   /** One entry on the lead's trail; the lead's status stays unless `statusTo` says otherwise. */
-  trail(event: string, actor: string, statusTo = this.sale.lead.status) {
+  trail(event: string, actor: string, statusTo = this.held.lead.status) {
     const last = this.entries.at(-1)
     this.entries.push({
       event,
       actor,
-      statusFrom: last?.statusTo ?? this.sale.lead.status,
+      statusFrom: last?.statusTo ?? this.held.lead.status,
       statusTo,
     })
   }
@@ -262,12 +271,13 @@ export class DisputeChanges {
 
   /**
    * Decides the dispute. Upheld settles itself in the same transaction: the buyer is credited
-   * the price and the publisher loses the payout (out of pending, or as a clawback once the sale
-   * was final), and the lead becomes `returned`. Rejected leaves the sale pending; the clock makes
-   * it final once its window has closed.
+   * its sale's price and the publisher loses that sale's payout (out of pending, or as a
+   * clawback once the sale was final), and the sale is returned; the lead becomes `returned`
+   * once every sale of it is (a shared lead's other sales stand). Rejected leaves the sale
+   * pending; the clock makes it final once its window has closed.
    */
   decide(outcome: DisputeOutcome, decidedBy: string, now: Date) {
-    const { dispute, sale } = this
+    const { dispute, held } = this
     Object.assign(dispute, {
       status: outcome,
       decision: outcome,
@@ -277,23 +287,24 @@ export class DisputeChanges {
     })
     this.trail('dispute.decided', decidedBy)
     if (outcome === 'upheld') {
-      if (sale.fact.settlement === 'returned') {
-        throw new Error(`Lead ${sale.fact.lead_id} was returned already`)
+      const returned = held.sale
+      if (returned.settlement === 'returned') {
+        throw new Error(`Sale ${returned.id} of lead ${returned.lead_id} was returned already`)
       }
-      const from = sale.fact.settlement === 'pending' ? 'pending' : 'payable'
+      const from = returned.settlement === 'pending' ? 'pending' : 'payable'
+      returned.settlement = 'returned'
+      const summary = leadSummaryOf(held.sales)
       this.parts.push(
-        ledgerInsert(returnMovement(saleOf(sale.fact), from)),
-        rawPart(
-          `UPDATE public.lead_facts SET settlement = 'returned', status = 'returned', updated_at = ?
-            WHERE lead_id = ?`,
-          [now, sale.fact.lead_id]
-        ),
-        rawPart(`UPDATE leads SET status = 'returned', updated_at = ? WHERE id = ?`, [
-          now,
-          sale.fact.lead_id,
-        ])
+        ledgerInsert(returnMovement(saleOf(returned), from)),
+        rawPart(`UPDATE public.sales SET settlement = 'returned' WHERE id = ?`, [returned.id]),
+        leadFactsUpdate([{ leadId: returned.lead_id, summary }], now)
       )
-      this.trail('lead.returned', decidedBy, 'returned')
+      // Returned once no sale of it stands; paid out when the sales it keeps were all paid.
+      const status = leadStatusOf(summary, held.lead.status)
+      if (status) {
+        this.parts.push(leadStatusUpdate([{ leadId: returned.lead_id, status }], now))
+        this.trail(STATUS_EVENT[status], decidedBy, status)
+      }
     }
     this.announce('dispute.decided', now)
   }
@@ -304,7 +315,7 @@ export class DisputeChanges {
     services: { audit: AuditChainService; outbox: OutboxService },
     now: Date
   ) {
-    const { dispute, sale } = this
+    const { dispute, held } = this
     const row = this.isNew
       ? insertRows('public.disputes', DISPUTE_COLUMNS, [dispute])
       : rawPart(
@@ -323,11 +334,11 @@ export class DisputeChanges {
         )
     const trail = services.audit.extendTrailInserts([
       {
-        head: sale.head,
+        head: held.head,
         input: {
-          publisherId: sale.fact.publisher_id,
-          leadId: sale.fact.lead_id,
-          environment: sale.fact.environment,
+          publisherId: held.sale.publisher_id,
+          leadId: held.sale.lead_id,
+          environment: held.sale.environment,
           entries: this.entries,
         },
       },

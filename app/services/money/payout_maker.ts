@@ -18,6 +18,9 @@ export type PayoutLineKind = 'earning' | 'clawback' | 'adjustment'
 
 export type PayoutLine = { lead_id: string | null; kind: PayoutLineKind; amount_cents: number }
 
+/** A line as it is stored: an earning or a clawback names the sale it is about. */
+type StoredLine = PayoutLine & { sale_id: string | null }
+
 /** A payout one run created. */
 export type MadePayout = {
   id: string
@@ -54,6 +57,7 @@ const PAYOUT_COLUMNS: Column[] = [
 const LINE_COLUMNS: Column[] = [
   ['payout_id', 'uuid'],
   ['lead_id', 'uuid'],
+  ['sale_id', 'uuid'],
   ['kind', 'text'],
   ['amount_cents', 'bigint'],
 ]
@@ -62,25 +66,32 @@ const LINE_COLUMNS: Column[] = [
 export const OPEN_PAYOUT_STATUSES = ['scheduled', 'processing'] as const
 
 type Sums = { currency: string; cents: number }[]
-type Clawed = { lead_id: string; currency: string; cents: number; in_payout: boolean }
-type Netted = { lead_id: string; currency: string; cents: number }
+type Clawed = {
+  sale_id: string
+  lead_id: string
+  currency: string
+  cents: number
+  in_payout: boolean
+}
+type Netted = { sale_id: string; lead_id: string; currency: string; cents: number }
 
 const sumOf = (rows: Sums, currency: string) =>
   Number(rows.find((row) => row.currency.trim() === currency)?.cents ?? 0)
 
 /**
  * A sale is free to be paid when it is final (`payable`), was never paid (`payout_id`, set when
- * a payout is paid) and has no earning line on an open payout. A payout takes a sale by listing
- * it (`payout_lines`), not by writing its facts: an insert at the end of a small table, where
- * marking a million facts would rewrite every index of `lead_facts` (the payout run's benchmark).
- * One environment's: a live payout never takes a sandbox sale, nor a sandbox payout a live one.
+ * a payout is paid) and has no earning line on an open payout. A shared lead's sales are each
+ * paid on their own. A payout takes a sale by listing it (`payout_lines`), not by writing it:
+ * an insert at the end of a small table, where marking a million sales would rewrite every index
+ * of `sales` (the payout run's benchmark). One environment's: a live payout never takes a
+ * sandbox sale, nor a sandbox payout a live one.
  */
-const FREE_SALES = `SELECT f.lead_id, f.currency, f.payout_cents, f.settles_at < ? AS due
-   FROM public.lead_facts f
-  WHERE f.publisher_id = ? AND f.environment = ? AND f.settlement = 'payable' AND f.payout_id IS NULL
+const FREE_SALES = `SELECT s.id, s.lead_id, s.currency, s.payout_cents, s.settles_at < ? AS due
+   FROM public.sales s
+  WHERE s.publisher_id = ? AND s.environment = ? AND s.settlement = 'payable' AND s.payout_id IS NULL
     AND NOT EXISTS (SELECT 1 FROM public.payout_lines l JOIN public.payouts p ON p.id = l.payout_id
-                     WHERE p.publisher_id = f.publisher_id AND p.status = ANY(?::text[])
-                       AND l.kind = 'earning' AND l.lead_id = f.lead_id)`
+                     WHERE p.publisher_id = s.publisher_id AND p.status = ANY(?::text[])
+                       AND l.kind = 'earning' AND l.sale_id = s.id)`
 
 /**
  * Creates a publisher's payouts for one period, one per currency, in one
@@ -95,14 +106,15 @@ const FREE_SALES = `SELECT f.lead_id, f.currency, f.payout_cents, f.settles_at <
  * when that amount is positive and reaches the label's minimum; otherwise
  * everything waits for the next run.
  *
- * The lines say where the amount comes from: one `earning` per sale taken,
- * one `clawback` per returned sale that a payout paid (or gives one back
- * when that payout failed, so never paid the sale), and an `adjustment` line
- * for the rest — the operator's manual adjustments.
+ * The lines say where the amount comes from: one `earning` per sale taken
+ * (a shared lead has a line per sale), one `clawback` per returned sale
+ * that a payout paid (or gives one back when that payout failed, so never
+ * paid the sale), and an `adjustment` line for the rest — the operator's
+ * manual adjustments.
  *
  * Everything the amount depends on is read in one statement, so in one
- * snapshot: a sale made final writes its facts and ledger rows together, a
- * payout paid its status and ledger rows, a dispute upheld its facts and
+ * snapshot: a sale made final writes its state and ledger rows together, a
+ * payout paid its status and ledger rows, a dispute upheld its sale and
  * clawback. Whatever commits between that read and the write is exact all
  * the same — a sale returned meanwhile was paid with this payout and its
  * clawback nets against the next one — so no sale needs locking.
@@ -129,7 +141,12 @@ export async function makePayouts(target: PayoutTarget, now: Date): Promise<Made
       const lines = nettingLines(state.clawed, state.netted, currency)
       const itemised = earned + lines.reduce((total, line) => total + line.amount_cents, 0)
       if (amount !== itemised) {
-        lines.push({ lead_id: null, kind: 'adjustment', amount_cents: amount - itemised })
+        lines.push({
+          lead_id: null,
+          sale_id: null,
+          kind: 'adjustment',
+          amount_cents: amount - itemised,
+        })
       }
       const payout = {
         id: uuidv7(),
@@ -141,7 +158,7 @@ export async function makePayouts(target: PayoutTarget, now: Date): Promise<Made
           : null,
         period_end: target.periodEnd,
         amount_cents: amount,
-        lead_count: taking.length,
+        lead_count: leadCount(taking),
         status: 'scheduled',
         created_at: now,
         updated_at: now,
@@ -153,14 +170,23 @@ export async function makePayouts(target: PayoutTarget, now: Date): Promise<Made
         publisher_id: target.publisherId,
         currency,
         amount_cents: amount,
-        lead_count: taking.length,
+        lead_count: leadCount(taking),
       })
     }
     return made
   })
 }
 
-type FreeSale = { lead_id: string; currency: string; payout_cents: number; due: boolean }
+type FreeSale = {
+  id: string
+  lead_id: string
+  currency: string
+  payout_cents: number
+  due: boolean
+}
+
+/** The leads a payout pays: a shared lead's sales on it count once. */
+const leadCount = (sales: FreeSale[]) => new Set(sales.map((sale) => sale.lead_id)).size
 
 /** Everything the amount depends on, read in one statement (one snapshot). */
 async function readState(trx: TransactionClientContract, target: PayoutTarget) {
@@ -183,29 +209,31 @@ async function readState(trx: TransactionClientContract, target: PayoutTarget) {
         WHERE publisher_id = ? AND environment = ? AND status = ANY(?::text[]) GROUP BY currency`,
       [id, environment, open]
     ),
-    rawPart(`${FREE_SALES} ORDER BY f.lead_id`, [
+    rawPart(`${FREE_SALES} ORDER BY s.lead_id, s.id`, [
       periodBoundary(target.periodEnd),
       id,
       environment,
       open,
     ]),
-    // Returned after they were final: netted once a payout paid (or holds) their earning.
+    // Sales returned after they were final: netted once a payout paid (or holds) their earning.
+    // A sale's ledger rows carry its lead and its buyer, and a lead has one sale per buyer.
     rawPart(
-      `SELECT e.lead_id, e.currency, sum(e.amount_cents)::bigint AS cents,
-              bool_or(f.payout_id IS NOT NULL OR EXISTS (
+      `SELECT s.id AS sale_id, e.lead_id, e.currency, sum(e.amount_cents)::bigint AS cents,
+              bool_or(s.payout_id IS NOT NULL OR EXISTS (
                 SELECT 1 FROM public.payout_lines l JOIN public.payouts p ON p.id = l.payout_id
                  WHERE p.publisher_id = e.publisher_id AND p.status = ANY(?::text[])
-                   AND l.kind = 'earning' AND l.lead_id = e.lead_id)) AS in_payout
-         FROM public.ledger_entries e JOIN public.lead_facts f ON f.lead_id = e.lead_id
+                   AND l.kind = 'earning' AND l.sale_id = s.id)) AS in_payout
+         FROM public.ledger_entries e
+         JOIN public.sales s ON s.lead_id = e.lead_id AND s.buyer_id = e.buyer_id
         WHERE e.kind = 'clawback' AND e.publisher_id = ? AND e.account = ?
-        GROUP BY e.lead_id, e.currency`,
+        GROUP BY s.id, e.lead_id, e.currency`,
       [open, id, payable]
     ),
     rawPart(
-      `SELECT l.lead_id, p.currency, sum(l.amount_cents)::bigint AS cents
+      `SELECT l.sale_id, l.lead_id, p.currency, sum(l.amount_cents)::bigint AS cents
          FROM public.payouts p JOIN public.payout_lines l ON l.payout_id = p.id AND l.kind = 'clawback'
         WHERE p.publisher_id = ? AND p.environment = ? AND p.status <> 'failed'
-        GROUP BY l.lead_id, p.currency`,
+        GROUP BY l.sale_id, l.lead_id, p.currency`,
       [id, environment]
     ),
     rawPart(
@@ -241,30 +269,36 @@ async function readState(trx: TransactionClientContract, target: PayoutTarget) {
  * once (its clawback entry, as a negative line); if that payout failed and
  * released the sale, a clawback netted earlier is given back.
  */
-function nettingLines(clawed: Clawed[], netted: Netted[], currency: string): PayoutLine[] {
+function nettingLines(clawed: Clawed[], netted: Netted[], currency: string): StoredLine[] {
   const target = new Map<string, number>()
   const done = new Map<string, number>()
+  const leadOf = new Map<string, string>()
   for (const row of clawed) {
-    if (row.currency.trim() === currency && row.in_payout) target.set(row.lead_id, -row.cents)
+    if (row.currency.trim() !== currency || !row.in_payout) continue
+    target.set(row.sale_id, -row.cents)
+    leadOf.set(row.sale_id, row.lead_id)
   }
   for (const row of netted) {
-    if (row.currency.trim() === currency) done.set(row.lead_id, Number(row.cents))
+    if (row.currency.trim() !== currency) continue
+    done.set(row.sale_id, Number(row.cents))
+    leadOf.set(row.sale_id, row.lead_id)
   }
-  const leads = [...new Set([...target.keys(), ...done.keys()])].sort()
-  return leads
-    .map((leadId) => ({
-      lead_id: leadId,
+  const sales = [...new Set([...target.keys(), ...done.keys()])].sort()
+  return sales
+    .map((saleId) => ({
+      lead_id: leadOf.get(saleId)!,
+      sale_id: saleId,
       kind: 'clawback' as const,
-      amount_cents: (target.get(leadId) ?? 0) - (done.get(leadId) ?? 0),
+      amount_cents: (target.get(saleId) ?? 0) - (done.get(saleId) ?? 0),
     }))
     .filter((line) => line.amount_cents !== 0)
 }
 
-/** The payout and its lines, as one statement; the earnings go in as two arrays, whatever their number. */
+/** The payout and its lines, as one statement; the earnings go in as three arrays, whatever their number. */
 function writes(
   payout: { id: string } & Record<string, unknown>,
   taking: FreeSale[],
-  lines: PayoutLine[]
+  lines: StoredLine[]
 ): Part[] {
   const parts: Part[] = [insertRows('public.payouts', PAYOUT_COLUMNS, [payout])]
   if (lines.length > 0) {
@@ -279,10 +313,15 @@ function writes(
   if (taking.length > 0) {
     parts.push(
       rawPart(
-        `INSERT INTO public.payout_lines (payout_id, lead_id, kind, amount_cents)
-         SELECT ?::uuid, s.lead_id, 'earning', s.cents
-           FROM unnest(?::uuid[], ?::bigint[]) AS s(lead_id, cents)`,
-        [payout.id, taking.map((sale) => sale.lead_id), taking.map((sale) => sale.payout_cents)]
+        `INSERT INTO public.payout_lines (payout_id, lead_id, sale_id, kind, amount_cents)
+         SELECT ?::uuid, s.lead_id, s.sale_id, 'earning', s.cents
+           FROM unnest(?::uuid[], ?::uuid[], ?::bigint[]) AS s(lead_id, sale_id, cents)`,
+        [
+          payout.id,
+          taking.map((sale) => sale.lead_id),
+          taking.map((sale) => sale.id),
+          taking.map((sale) => sale.payout_cents),
+        ]
       )
     )
   }

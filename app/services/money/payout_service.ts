@@ -13,6 +13,14 @@ import AuditChainService, {
 import { accountsOf, ledgerInsert, movement } from '#services/money/ledger'
 import { assertFiltersAllowed, environmentWall } from '#services/leads/lead_service'
 import { OPEN_PAYOUT_STATUSES, type PayoutLine } from '#services/money/payout_maker'
+import {
+  STATUS_EVENT,
+  leadFactsUpdate,
+  leadStatusOf,
+  leadStatusUpdate,
+  leadSummaryOf,
+  lockSalesOf,
+} from '#services/money/sale_rows'
 import TenancyService from '#services/platform/tenancy_service'
 import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
 import { insertTogether, rawPart } from '#services/sql/insert_together'
@@ -133,23 +141,26 @@ export default class PayoutService {
    * The money left the platform's bank: in the publisher's schema, one
    * transaction books the payout in the ledger (the payable balance rises by
    * the amount, cash falls by it), turns each sale still final into
-   * `paid_out` (the lead, its facts, an audit entry by the operator) and
-   * sends `payout.processed` to the publisher's endpoints. A sale returned
-   * since the run stays returned: its clawback nets against the next payout.
+   * `paid_out` (its lead too once every sale it keeps is paid, with an audit
+   * entry by the operator) and sends `payout.processed` to the publisher's
+   * endpoints. A sale returned since the run stays returned: its clawback
+   * nets against the next payout.
    */
   async markPaid(principal: Principal, id: string, reference: string, now = new Date()) {
     const publisher = await this.publisherOf(principal, id)
     await this.tenancy.run(publisher, async (trx) => {
       const payout = await this.lockOpen(trx, id)
       const onPayout = await trx.rawQuery(
-        `SELECT lead_id FROM public.payout_lines WHERE payout_id = ? AND kind = 'earning'
-          ORDER BY lead_id`,
+        `SELECT lead_id, sale_id FROM public.payout_lines WHERE payout_id = ? AND kind = 'earning'
+          ORDER BY lead_id, sale_id`,
         [id]
       )
-      const ids: string[] = onPayout.rows.map((row: { lead_id: string }) => row.lead_id)
+      const saleIds = new Set<string>(onPayout.rows.map((row: { sale_id: string }) => row.sale_id))
+      const ids = [...new Set<string>(onPayout.rows.map((row: { lead_id: string }) => row.lead_id))]
       let paid = 0
       for (let start = 0; start < ids.length; start += CHUNK) {
-        paid += await this.payLeads(trx, principal, payout, ids.slice(start, start + CHUNK), now)
+        const chunk = ids.slice(start, start + CHUNK)
+        paid += await this.payLeads(trx, principal, payout, chunk, saleIds, now)
       }
       // A sandbox payout leaves the sandbox's cash: no live balance moves.
       const account = accountsOf(payout.environment)
@@ -273,17 +284,20 @@ export default class PayoutService {
   }
 
   /**
-   * One chunk of a payout's sales becomes `paid_out`. The leads and their
-   * chain heads are locked first, then the facts — the order routing,
-   * acceptance and disputes take them in. Every sale of the payout gets its
-   * id (the payout that paid it: a clawback of it nets against the next
-   * payout); only those still final become `paid_out`, with an audit entry.
+   * The sales of one chunk of a payout's leads become `paid_out`. The leads
+   * and their chain heads are locked first, then their facts and sales —
+   * the order routing, acceptance and disputes take them in. Every sale of
+   * the payout gets its id (the payout that paid it: a clawback of it nets
+   * against the next payout); only those still final become `paid_out`. A
+   * lead becomes `paid_out` (with an audit entry) once every sale it keeps
+   * is: a shared lead's sale still in its window keeps it matched.
    */
   private async payLeads(
     trx: TransactionClientContract,
     principal: Principal,
     payout: PayoutRow,
     leadIds: string[],
+    onPayout: Set<string>,
     now: Date
   ) {
     const locked = await trx.rawQuery(
@@ -292,50 +306,54 @@ export default class PayoutService {
         WHERE l.id = ANY(?::uuid[]) ORDER BY l.id FOR UPDATE OF l, h`,
       [leadIds]
     )
-    const facts = await trx.rawQuery(
-      `SELECT lead_id, settlement FROM public.lead_facts
-        WHERE lead_id = ANY(?::uuid[]) AND payout_id IS NULL
-        ORDER BY lead_id FOR UPDATE`,
-      [leadIds]
-    )
-    const rows = facts.rows as { lead_id: string; settlement: string }[]
-    if (rows.length === 0) return 0
-    const still = rows.filter((row) => row.settlement === 'payable').map((row) => row.lead_id)
+    const salesOf = await lockSalesOf(trx, leadIds)
+    const paying = [...salesOf.values()]
+      .flat()
+      .filter((sale) => onPayout.has(sale.id) && sale.payout_id === null)
+    if (paying.length === 0) return 0
+    const still = paying.filter((sale) => sale.settlement === 'payable')
+    for (const sale of still) sale.settlement = 'paid_out'
     const leads = new Map<string, Record<string, any>>(
       locked.rows.map((row: Record<string, any>) => [row.id, row])
     )
+    const paidLeads = [...new Set(paying.map((sale) => sale.lead_id))]
+    const summaries = paidLeads.map((leadId) => ({
+      leadId,
+      summary: leadSummaryOf(salesOf.get(leadId)!),
+      payoutId: payout.id,
+    }))
     // A lead whose personal row was erased keeps no trail here; its facts are paid out all the same.
-    const trails = still
-      .filter((leadId) => leads.has(leadId))
-      .map((leadId) => ({
-        head: chainHeadOf(leads.get(leadId)!),
-        input: {
-          publisherId: payout.publisher_id,
-          leadId,
-          environment: payout.environment,
-          entries: [
-            {
-              event: 'lead.paid_out',
-              actor: principal.actor,
-              statusFrom: leads.get(leadId)!.status,
-              statusTo: 'paid_out',
-            },
-          ],
-        },
-      }))
+    const changed = summaries.flatMap(({ leadId, summary }) => {
+      const lead = leads.get(leadId)
+      const status = lead ? leadStatusOf(summary, lead.status) : null
+      return lead && status ? [{ leadId, status, from: lead.status as string }] : []
+    })
+    const trails = changed.map(({ leadId, status, from }) => ({
+      head: chainHeadOf(leads.get(leadId)!),
+      input: {
+        publisherId: payout.publisher_id,
+        leadId,
+        environment: payout.environment,
+        entries: [
+          {
+            event: STATUS_EVENT[status],
+            actor: principal.actor,
+            statusFrom: from,
+            statusTo: status,
+          },
+        ],
+      },
+    }))
     const trail = trails.length > 0 ? this.audit.extendTrailInserts(trails).parts : []
     await insertTogether(trx, [
-      rawPart(`UPDATE leads SET status = 'paid_out', updated_at = ? WHERE id = ANY(?::uuid[])`, [
-        now,
-        still,
-      ]),
+      ...(changed.length > 0 ? [leadStatusUpdate(changed, now)] : []),
       rawPart(
-        `UPDATE public.lead_facts SET payout_id = ?, updated_at = ?,
-                settlement = CASE WHEN settlement = 'payable' THEN 'paid_out' ELSE settlement END,
-                status = CASE WHEN settlement = 'payable' THEN 'paid_out' ELSE status END
-          WHERE lead_id = ANY(?::uuid[])`,
-        [payout.id, now, rows.map((row) => row.lead_id)]
+        `UPDATE public.sales SET payout_id = ?,
+                settlement = CASE WHEN settlement = 'payable' THEN 'paid_out' ELSE settlement END
+          WHERE id = ANY(?::uuid[])`,
+        [payout.id, paying.map((sale) => sale.id)]
       ),
+      leadFactsUpdate(summaries, now),
       ...trail,
     ])
     return still.length

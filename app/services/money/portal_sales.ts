@@ -14,19 +14,19 @@ const PAGE = 5000
 const iso = (moment: Date | string | null) => (moment ? new Date(moment).toISOString() : null)
 
 /**
- * A lead's return window as the buyer it was sold to sees it on the lead's page: whether it may
- * return the lead now (the test DisputeService.open applies: the sale pending, its window not
- * closed, no dispute open) and its newest dispute, if any. Another buyer's lead answers 404.
+ * A lead's return window as a buyer it was sold to sees it on the lead's page: its own sale's
+ * (a shared lead's buyers each have theirs), whether it may return the lead now (the test
+ * DisputeService.open applies: the sale pending, its window not closed, no dispute of its own
+ * open) and its newest dispute, if any. A lead it did not buy answers 404.
  */
 export async function returnWindowOf(principal: Principal, leadId: string, now = new Date()) {
   const buyerId = principal.kind === 'buyer' ? (principal.buyerId ?? NOBODY) : NOBODY
-  const [fact, dispute] = await Promise.all([
+  const [sale, dispute] = await Promise.all([
     db
-      .from('lead_facts')
+      .from('sales')
       .where('lead_id', leadId)
       .where('buyer_id', buyerId)
       .where('environment', principal.environment)
-      .whereNotNull('settlement')
       .select('settlement', 'settles_at')
       .first(),
     db
@@ -38,12 +38,12 @@ export async function returnWindowOf(principal: Principal, leadId: string, now =
       .select('id', 'status')
       .first(),
   ])
-  if (!fact) throw ApiProblem.notFound('lead')
+  if (!sale) throw ApiProblem.notFound('lead')
   const disputeOpen = dispute ? OPEN_STATUSES.includes(dispute.status as DisputeStatus) : false
   return {
-    settlement: fact.settlement as string,
-    closes_at: iso(fact.settles_at),
-    open: fact.settlement === 'pending' && new Date(fact.settles_at) > now && !disputeOpen,
+    settlement: sale.settlement as string,
+    closes_at: iso(sale.settles_at),
+    open: sale.settlement === 'pending' && new Date(sale.settles_at) > now && !disputeOpen,
     dispute: dispute ? { id: dispute.id as string, status: dispute.status as DisputeStatus } : null,
     reasons: DISPUTE_REASONS,
   }
@@ -67,42 +67,32 @@ export async function disputesAwaitingAnswer(
 }
 
 /**
- * A publisher's sales as CSV, oldest first, streamed a page at a time: each lead sold, when, its
- * payout (what the publisher earns, never the price), where its money stands, and the payout
- * that paid it. A cell a spreadsheet would run as a formula is escaped.
+ * A publisher's sales as CSV, oldest first, streamed a page at a time: each sale (a shared lead
+ * has a row per sale), when, its payout (what the publisher earns, never the price or the
+ * buyer), where its money stands, and the payout that paid it. A cell a spreadsheet would run
+ * as a formula is escaped.
  */
 export function publisherSalesCsv(publisherId: string): Readable {
   async function* records() {
     yield ['lead_id', 'sold_at', 'payout_cents', 'currency', 'settlement', 'payout_id']
-    let after: { created_at: Date; lead_id: string } | null = null
+    let after: { sold_at: Date; id: string } | null = null
     for (;;) {
       const query = db
-        .from('lead_facts')
+        .from('sales')
         .where('publisher_id', publisherId)
         .where('environment', 'live')
-        .whereNotNull('settlement')
         .orderBy([
-          { column: 'created_at', order: 'asc' },
-          { column: 'lead_id', order: 'asc' },
+          { column: 'sold_at', order: 'asc' },
+          { column: 'id', order: 'asc' },
         ])
         .limit(PAGE)
-        .select(
-          'lead_id',
-          'created_at',
-          'matched_at',
-          'payout_cents',
-          'currency',
-          'settlement',
-          'payout_id'
-        )
-      if (after) {
-        query.whereRaw('(created_at, lead_id) > (?, ?)', [after.created_at, after.lead_id])
-      }
+        .select('id', 'lead_id', 'sold_at', 'payout_cents', 'currency', 'settlement', 'payout_id')
+      if (after) query.whereRaw('(sold_at, id) > (?, ?)', [after.sold_at, after.id])
       const rows = await query
       for (const row of rows) {
         yield [
           row.lead_id,
-          iso(row.matched_at),
+          iso(row.sold_at),
           Number(row.payout_cents),
           String(row.currency).trim(),
           row.settlement,

@@ -35,7 +35,7 @@ export type OverviewFigures = {
   pending_cents: number
   payable_cents: number
   paid_cents: number
-  /** What buyers pay for its sales that stand (not returned). */
+  /** What buyers pay for its sales that stand (not returned; each sale of a shared lead). */
   revenue_cents: number
   /** What those sales earn the publisher. */
   payout_cents: number
@@ -73,17 +73,15 @@ const SORT_KEYS: Record<Exclude<OverviewSort, 'name'>, string> = {
   payable: balanceOf('payable'),
   paid: `(SELECT coalesce(sum(o.amount_cents), 0) FROM payouts o
            WHERE o.publisher_id = p.id AND o.status = 'paid' AND o.environment = ?)`,
-  accepted: `(SELECT count(*) FROM lead_facts f
-               WHERE f.publisher_id = p.id AND f.settlement IS NOT NULL AND f.settlement <> 'returned'
-                 AND f.environment = ?)`,
-  returned: `(SELECT count(*) FROM lead_facts f
-               WHERE f.publisher_id = p.id AND f.settlement = 'returned' AND f.environment = ?)`,
+  accepted: `(SELECT count(*) FROM sales s
+               WHERE s.publisher_id = p.id AND s.settlement <> 'returned' AND s.environment = ?)`,
+  returned: `(SELECT count(*) FROM sales s
+               WHERE s.publisher_id = p.id AND s.settlement = 'returned' AND s.environment = ?)`,
   open_disputes: `(SELECT count(*) FROM disputes d
                     WHERE d.publisher_id = p.id AND d.status = ANY('{${OPEN_STATUSES.join(',')}}'::text[])
                       AND d.environment = ?)`,
-  margin: `(SELECT coalesce(sum(f.price_cents - f.payout_cents), 0) FROM lead_facts f
-             WHERE f.publisher_id = p.id AND f.settlement IS NOT NULL AND f.settlement <> 'returned'
-               AND f.environment = ?)`,
+  margin: `(SELECT coalesce(sum(s.price_cents - s.payout_cents), 0) FROM sales s
+             WHERE s.publisher_id = p.id AND s.settlement <> 'returned' AND s.environment = ?)`,
 }
 
 /** The bindings of a sort key: the accounts' prefix twice for a balance, else the environment. */
@@ -221,10 +219,9 @@ async function figuresOf(
   ])
   const [sales, paid, disputes, balances] = await Promise.all([
     db
-      .from('lead_facts')
+      .from('sales')
       .whereIn('publisher_id', publisherIds)
       .where('environment', environment)
-      .whereNotNull('settlement')
       .groupBy('publisher_id', 'currency')
       .select(
         'publisher_id',
@@ -277,8 +274,6 @@ async function figuresOf(
     const volume = result.get(row.publisher_id)!
     volume.accepted_leads += row.accepted
     volume.returned_leads += row.returned
-    // A sale always has its currency; the guard keeps an unsold row's null out of the figures.
-    if (!row.currency) continue
     const target = figure(row.publisher_id, row.currency)
     target.revenue_cents = Number(row.revenue)
     target.payout_cents = Number(row.payout)

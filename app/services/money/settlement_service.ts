@@ -29,7 +29,7 @@ export function nextPayoutDate(policy: SettlementPolicy, now = DateTime.utc()) {
 
 /**
  * A publisher's money as it stands: pending, payable and paid amounts per
- * currency (from the ledger, exactly), accepted and returned volume, open
+ * currency (from the ledger, exactly), accepted and returned sales, open
  * disputes and the next payout. What it earns, never what buyers pay. One
  * environment at a time: a sandbox sale never moves a live figure, and a
  * sandbox credential reads the sandbox's figures (docs/money.md, "Sandbox").
@@ -82,11 +82,11 @@ export default class SettlementService {
         .where('status', 'paid')
         .groupBy('publisher_id', 'currency')
         .select('publisher_id', 'currency', db.raw('sum(amount_cents)::bigint AS cents')),
+      // Per sale: a shared lead sold twice is two sales, each kept or returned on its own.
       db
-        .from('lead_facts')
+        .from('sales')
         .whereIn('publisher_id', ids)
         .where('environment', environment)
-        .whereNotNull('settlement')
         .groupBy('publisher_id')
         .select(
           'publisher_id',

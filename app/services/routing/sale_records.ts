@@ -190,6 +190,8 @@ function salesOf(decision: Decision): NewSale[] {
   return [...accepted, ...byWebhook]
 }
 
+const HOUR_MS = 3_600_000
+
 const FACT_COLUMNS = [
   ['lead_id', 'uuid'],
   ['at', 'timestamptz'],
@@ -241,6 +243,8 @@ const SALE_COLUMNS = [
   ['exclusive', 'boolean'],
   ['buyer_lead_id', 'text'],
   ['sold_at', 'timestamptz'],
+  ['settlement', 'text'],
+  ['settles_at', 'timestamptz'],
 ] as const
 
 const CLOSED_COLUMNS = [
@@ -394,6 +398,9 @@ export function saleWrites(
         exclusive: sale.exclusive,
         buyer_lead_id: sale.buyerLeadId,
         sold_at: now,
+        // Each sale's money is pending until its own buyer's return window closes (docs/money.md).
+        settlement: 'pending',
+        settles_at: new Date(now.getTime() + sale.windowHours * HOUR_MS),
       })
       // The sale is booked with the match, pending until the buyer's return window closes.
       ledgerRows.push(

@@ -25,10 +25,9 @@ test.group('Catalogue / buyer figures', (group) => {
     // A lead it bought yesterday is not today's.
     const old = await acceptedLead(client, world)
     await route(old)
-    await db
-      .from('lead_facts')
-      .where('lead_id', old)
-      .update({ matched_at: new Date(Date.now() - 2 * 86_400_000) })
+    const yesterday = new Date(Date.now() - 2 * 86_400_000)
+    await db.from('sales').where('lead_id', old).update({ sold_at: yesterday })
+    await db.from('lead_facts').where('lead_id', old).update({ matched_at: yesterday })
     // A sandbox sale is a test, not a lead bought; its rule is one of the buyer's rules all the same.
     const sandbox = await routingPublisher(undefined, 'sandbox')
     await createRule({

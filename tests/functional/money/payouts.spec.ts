@@ -9,10 +9,9 @@ import Buyer from '#models/buyer'
 import Publisher from '#models/publisher'
 import WebhookEndpoint from '#models/webhook_endpoint'
 import AcceptanceService from '#services/money/acceptance_service'
-import { account, ledgerInsert, movement, returnMovement } from '#services/money/ledger'
+import { account, ledgerInsert, movement } from '#services/money/ledger'
 import { PAYOUT_RUN_LOCK, runDuePayouts } from '#services/money/payout_run_service'
-import { type SaleFact, saleOf } from '#services/money/sale_rows'
-import { insertTogether, rawPart } from '#services/sql/insert_together'
+import { insertTogether } from '#services/sql/insert_together'
 import { createKey, createLabel, operatorKey } from '#tests/support/fixtures'
 import { pointerTo, schemaChecker } from '#tests/support/openapi_schemas'
 import {
@@ -21,7 +20,7 @@ import {
   factsOf,
   route,
 } from '#tests/functional/routing/routing_support'
-import { soldLead, showsAmount } from '#tests/support/money'
+import { dateWindows, returnByHand, soldLead, showsAmount } from '#tests/support/money'
 
 const DAY = 86_400_000
 
@@ -59,12 +58,7 @@ async function sellOne(client: ApiClient, sold: { publisher: { slug: string }; k
 /** The clock's acceptance makes due sales final; then they are dated `daysAgo` days back. */
 async function makeFinal(leadIds: string[], daysAgo = 0) {
   await (await app.container.make(AcceptanceService)).closeWindows(new Date(), 500)
-  if (daysAgo > 0) {
-    await db
-      .from('lead_facts')
-      .whereIn('lead_id', leadIds)
-      .update({ settles_at: new Date(Date.now() - daysAgo * DAY) })
-  }
+  if (daysAgo > 0) await dateWindows(leadIds, new Date(Date.now() - daysAgo * DAY))
   for (const leadId of leadIds) {
     const fact = await factsOf(leadId)
     if (fact.settlement !== 'payable') throw new Error(`${leadId} is ${fact.settlement}`)
@@ -72,16 +66,8 @@ async function makeFinal(leadIds: string[], daysAgo = 0) {
 }
 
 /** A dispute upheld after the sale was final, as the disputes engine books it: a clawback. */
-async function clawBack(leadId: string) {
-  const fact = (await db
-    .from('lead_facts as f')
-    .where('f.lead_id', leadId)
-    .select('f.*')
-    .firstOrFail()) as SaleFact
-  await insertTogether(db.connection(), [
-    ledgerInsert(returnMovement(saleOf(fact), 'payable')),
-    rawPart(`UPDATE lead_facts SET settlement = 'returned' WHERE lead_id = ?`, [leadId]),
-  ])
+function clawBack(leadId: string) {
+  return returnByHand(leadId, 'payable')
 }
 
 function runPayouts(client: ApiClient, key: string, body: Record<string, unknown>) {
@@ -363,8 +349,10 @@ test.group('Money / payout runs', (group) => {
   }) => {
     const w = await world(client, 3, { minimum: 2000 })
     const [a, b, c] = w.leads
-    const inDollars = (leadIds: string[]) =>
-      db.from('lead_facts').whereIn('lead_id', leadIds).update({ currency: 'USD' })
+    const inDollars = async (leadIds: string[]) => {
+      await db.from('sales').whereIn('lead_id', leadIds).update({ currency: 'USD' })
+      await db.from('lead_facts').whereIn('lead_id', leadIds).update({ currency: 'USD' })
+    }
     await inDollars([c])
     await makeFinal([a, b, c], 2)
     await runPayouts(client, w.operator, { label: w.label.slug, period_end: day(-1) })

@@ -7,25 +7,18 @@ import { DateTime } from 'luxon'
 import Publisher from '#models/publisher'
 import { SYSTEM_OPERATOR } from '#services/access/operator_service'
 import AcceptanceService from '#services/money/acceptance_service'
-import {
-  account,
-  balancesOf,
-  foldLedger,
-  ledgerInsert,
-  movement,
-  returnMovement,
-} from '#services/money/ledger'
+import { account, balancesOf, foldLedger, ledgerInsert, movement } from '#services/money/ledger'
 import { makePayouts } from '#services/money/payout_maker'
 import PayoutService from '#services/money/payout_service'
-import { type SaleFact, saleOf } from '#services/money/sale_rows'
-import { insertTogether, rawPart } from '#services/sql/insert_together'
+import type { Settlement } from '#services/money/sale_rows'
+import { insertTogether } from '#services/sql/insert_together'
 import { createLabel } from '#tests/support/fixtures'
 import {
   acceptedLead,
   disableUnscopedRules,
   route,
 } from '#tests/functional/routing/routing_support'
-import { soldLead } from '#tests/support/money'
+import { dateWindows, returnByHand, soldLead } from '#tests/support/money'
 
 type Op =
   | { kind: 'sale'; final: boolean }
@@ -70,7 +63,7 @@ async function factsOfPublisher(publisherId: string) {
     .where('f.publisher_id', publisherId)
     .whereNotNull('f.settlement')
     .orderBy('f.lead_id')
-    .select('f.*')) as (SaleFact & { payout_id: string | null })[]
+    .select('f.*')) as { lead_id: string; settlement: Settlement; payout_id: string | null }[]
 }
 
 async function payoutTotal(publisherId: string, statuses: string[]) {
@@ -94,10 +87,7 @@ async function openPayouts(publisherId: string) {
 /** Its return window closes: the clock makes the sale final. */
 async function makeFinal(leadId: string) {
   const now = new Date()
-  await db
-    .from('lead_facts')
-    .where('lead_id', leadId)
-    .update({ settles_at: new Date(now.getTime() - 1000) })
+  await dateWindows([leadId], new Date(now.getTime() - 1000))
   await (await app.container.make(AcceptanceService)).closeWindows(now, 500)
 }
 
@@ -124,14 +114,7 @@ async function apply(client: ApiClient, world: Awaited<ReturnType<typeof soldLea
       if (returnable.length === 0) return
       const chosen = pick(returnable, step.pick)
       // What the disputes engine does when a dispute is upheld: out of pending, or a clawback.
-      await insertTogether(db.connection(), [
-        ledgerInsert(
-          returnMovement(saleOf(chosen), chosen.settlement === 'pending' ? 'pending' : 'payable')
-        ),
-        rawPart(`UPDATE lead_facts SET settlement = 'returned' WHERE lead_id = ?`, [
-          chosen.lead_id,
-        ]),
-      ])
+      await returnByHand(chosen.lead_id, chosen.settlement === 'pending' ? 'pending' : 'payable')
       return
     }
     case 'run': {

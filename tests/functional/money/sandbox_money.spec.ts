@@ -24,7 +24,7 @@ import {
   factsOf,
   route,
 } from '#tests/functional/routing/routing_support'
-import { ledgerOf, soldLead } from '#tests/support/money'
+import { dateWindows, ledgerOf, soldLead } from '#tests/support/money'
 import {
   answerDispute,
   disputable,
@@ -84,12 +84,7 @@ async function liveSettlement(client: ApiClient, liveKey: string) {
 /** The clock's acceptance makes due sales final; then they are dated `daysAgo` days back. */
 async function makeFinal(leadIds: string[], daysAgo = 0) {
   await (await app.container.make(AcceptanceService)).closeWindows(new Date(), 500)
-  if (daysAgo > 0) {
-    await db
-      .from('lead_facts')
-      .whereIn('lead_id', leadIds)
-      .update({ settles_at: new Date(Date.now() - daysAgo * DAY) })
-  }
+  if (daysAgo > 0) await dateWindows(leadIds, new Date(Date.now() - daysAgo * DAY))
   for (const leadId of leadIds) {
     const fact = await factsOf(leadId)
     if (fact.settlement !== 'payable') throw new Error(`${leadId} is ${fact.settlement}`)
@@ -279,10 +274,7 @@ test.group('Money / sandbox: disputes', (group) => {
     for (const event of decided) assert.equal(event.environment, 'sandbox')
 
     // The window closes: final, `sale.accepted` on the trail, the acceptance on sandbox accounts.
-    await db
-      .from('lead_facts')
-      .where('lead_id', world.leadId)
-      .update({ settles_at: new Date(Date.now() - 1000) })
+    await dateWindows([world.leadId], new Date(Date.now() - 1000))
     await (await app.container.make(AcceptanceService)).closeWindows(new Date(), 500)
     assert.equal((await factsOf(world.leadId)).settlement, 'payable')
     const acceptance = (await ledgerOf(world.leadId)).filter((row) => row.kind === 'acceptance')

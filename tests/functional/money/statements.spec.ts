@@ -1,11 +1,7 @@
 import { test } from '@japa/runner'
 import app from '@adonisjs/core/services/app'
-import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import AcceptanceService from '#services/money/acceptance_service'
-import { ledgerInsert, returnMovement } from '#services/money/ledger'
-import { type SaleFact, saleOf } from '#services/money/sale_rows'
-import { insertTogether, rawPart } from '#services/sql/insert_together'
 import { createBuyer, createKey, livePublisher, operatorKey } from '#tests/support/fixtures'
 import { pointerTo, schemaChecker } from '#tests/support/openapi_schemas'
 import {
@@ -13,7 +9,7 @@ import {
   disableUnscopedRules,
   route,
 } from '#tests/functional/routing/routing_support'
-import { soldLead, showsAmount } from '#tests/support/money'
+import { dateWindows, returnByHand, soldLead, showsAmount } from '#tests/support/money'
 
 /** Three sales of 25.00 to one buyer (18.00 to the publisher): one returned in its window, one after. */
 async function statementWorld(client: ApiClient) {
@@ -27,21 +23,14 @@ async function statementWorld(client: ApiClient) {
   const [kept, returnedPending, returnedFinal] = leads as [string, string, string]
   await returnLead(returnedPending, 'pending')
   // The window of the third closes, then it is returned all the same (an operator's decision).
-  await db
-    .from('lead_facts')
-    .where('lead_id', returnedFinal)
-    .update({ settles_at: new Date(Date.now() - 1000) })
+  await dateWindows([returnedFinal], new Date(Date.now() - 1000))
   await (await app.container.make(AcceptanceService)).closeWindows(new Date(), 500)
   await returnLead(returnedFinal, 'payable')
   return { ...sold, kept, returnedPending, returnedFinal, operator: await operatorKey() }
 }
 
-async function returnLead(leadId: string, from: 'pending' | 'payable') {
-  const fact = (await db.from('lead_facts').where('lead_id', leadId).firstOrFail()) as SaleFact
-  await insertTogether(db.connection(), [
-    ledgerInsert(returnMovement(saleOf(fact), from)),
-    rawPart(`UPDATE lead_facts SET settlement = 'returned' WHERE lead_id = ?`, [leadId]),
-  ])
+function returnLead(leadId: string, from: 'pending' | 'payable') {
+  return returnByHand(leadId, from)
 }
 
 test.group('Money / buyer statements', (group) => {
