@@ -153,6 +153,18 @@ export class CapLedger {
     }))
   }
 
+  /**
+   * Whether the rule could take one more lead now: every count cap below its limit and every
+   * spend cap not yet reached (a bid's price is not known before it is made).
+   */
+  hasRoom(rule: CappedRule, at: Date) {
+    return limitsOf(rule, at).every((limit) => {
+      const count = this.#counts.get(limit.key)
+      if (count === undefined) throw new Error(`cap counter ${limit.key} was not read`)
+      return count < limit.cap
+    })
+  }
+
   /** Gives back what a post reserved: the buyer did not take the lead, so the units are free again. */
   release(reserved: ReservedUnits) {
     for (const { rule_id: ruleId, period, units } of reserved) {

@@ -9,20 +9,30 @@ import AuditChainService, {
   chainHeadOf,
 } from '#services/audit/audit_chain_service'
 import RoutingRuleBook, { RULES_VERSION_SQL, type ActiveRule } from '#services/routing/rule_book'
-import { CapConflict, CapLedger, isCapped, type ReservedUnits } from '#services/routing/caps'
+import { CapConflict, CapLedger, isCapped } from '#services/routing/caps'
 import { type RoutableLead, rankCandidates, screen } from '#services/routing/selection'
-import { type PastAttempt, walkSale } from '#services/routing/sale_walk'
+import { walkSale } from '#services/routing/sale_walk'
 import { type SaleSettingsInput, saleSettings } from '#services/routing/sale_settings'
+import { saleWrites } from '#services/routing/sale_records'
+import { auctionOf, offerOf } from '#services/routing/sale_offers'
 import {
-  type Decision,
-  type LeadFact,
-  type PostAnswer,
-  type RoutingOutcome,
-  type SaleOffer,
-  type StoredLead,
-  offerOf,
-  saleWrites,
-} from '#services/routing/sale_records'
+  type TaskAnswer,
+  attemptsOf,
+  auctionTranscript,
+  closeInFlight,
+  gate,
+  pastAttempt,
+} from '#services/routing/sale_progress'
+import type {
+  Decision,
+  LeadFact,
+  PingAnswer,
+  PostAnswer,
+  RoutingOutcome,
+  SaleAuction,
+  SaleOffer,
+  StoredLead,
+} from '#services/routing/sale_types'
 import { GroupCommit } from '#services/sql/group_commit'
 import { prepared } from '#services/sql/prepared'
 import { insertTogether } from '#services/sql/insert_together'
@@ -32,7 +42,13 @@ import { normaliseLead } from '#services/quality/normalise'
 import type { LeadInput } from '#services/quality/types'
 import type { Environment } from '#auth/principal'
 
-export type { RoutingOutcome, SaleOffer, PostAnswer } from '#services/routing/sale_records'
+export type {
+  PingAnswer,
+  PostAnswer,
+  RoutingOutcome,
+  SaleAuction,
+  SaleOffer,
+} from '#services/routing/sale_types'
 
 export type RouteOptions = {
   /** The routing moment: schedules, cap periods and timestamps read it (tests move it). */
@@ -47,7 +63,7 @@ type Task = {
   rules: ActiveRule[]
   now: Date
   random: () => number
-  answer?: { offer: SaleOffer; result: PostAnswer }
+  answer?: TaskAnswer
 }
 
 /** A post in flight keeps its lead to itself this much past its own timeout. */
@@ -105,7 +121,18 @@ export default class RoutingService {
     return this.enqueue(fact, options, { offer, result })
   }
 
-  private async enqueue(fact: LeadFact, options: RouteOptions, answer?: Task['answer']) {
+  /** Records what the pinged buyers bid, and goes on with the lead's sale. */
+  async settleAuction(
+    auction: SaleAuction,
+    pings: PingAnswer[],
+    options: RouteOptions = {}
+  ): Promise<RoutingOutcome> {
+    const fact = await lookups.add('facts', auction.leadId, (ids) => this.facts(ids))
+    if (!fact) return { outcome: 'skipped', leadId: auction.leadId, reason: 'unknown' }
+    return this.enqueue(fact, options, { auction, pings })
+  }
+
+  private async enqueue(fact: LeadFact, options: RouteOptions, answer?: TaskAnswer) {
     // A lead meets its own environment's rules only: sandbox and live never cross.
     const book = await this.book.current(fact.rules_version)
     const task: Task = {
@@ -160,7 +187,7 @@ export default class RoutingService {
   ) {
     const stored = new Map<string, StoredLead>(locked.map((row: any) => [row.id, row]))
     const heads = new Map<string, ChainHead>(locked.map((row: any) => [row.id, chainHeadOf(row)]))
-    const attempts = await this.attemptsOf(trx, tasks)
+    const attempts = await attemptsOf(trx, tasks)
 
     // A post's answer goes first: a new sale of the same lead in the group then finds it selling.
     const order = tasks
@@ -229,25 +256,41 @@ export default class RoutingService {
       const runStartedAt = entry.lead.fact_sale_started_at
         ? new Date(entry.lead.fact_sale_started_at)
         : null
+      const settings = saleSettings(task.fact.label_sale as SaleSettingsInput | null)
       const walk = walkSale({
         candidates: entry.candidates!,
         attempts: past.map(pastAttempt),
         runStartedAt,
-        settings: saleSettings(task.fact.label_sale as SaleSettingsInput | null),
+        settings,
         caps,
         at: task.now,
         screenReason: entry.reason!,
       })
+      const offer = offerOf(task.fact, entry.lead, walk.offer, task.now)
+      const auction = auctionOf(task.fact, entry.lead, walk.auction?.rules, settings, task.now)
+      const lease = offer ? offer.timeoutMs : auction ? settings.tmaxMs : null
       const decision: Decision = {
         task: { fact: task.fact, now: task.now },
         lead: entry.lead,
         walk,
         closed,
-        offer: offerOf(task.fact, entry.lead, walk, task.now),
-        runStartedAt: walk.done ? null : (runStartedAt ?? task.now),
-        leaseUntil: walk.offer
-          ? new Date(task.now.getTime() + walk.offer.rule.destinationTimeoutMs + LEASE_MARGIN_MS)
+        offer,
+        auction,
+        transcript: walk.done
+          ? auctionTranscript({
+              leadId,
+              runStartedAt,
+              past,
+              fixed: entry
+                .candidates!.filter((rule) => rule.mode !== 'ping_post')
+                .map((rule) => ({ buyerId: rule.buyerId, priceCents: rule.priceCents })),
+              winner: winnerOf(walk, closed),
+              settings,
+              at: task.now,
+            })
           : null,
+        runStartedAt: walk.done ? null : (runStartedAt ?? task.now),
+        leaseUntil: lease === null ? null : new Date(task.now.getTime() + lease + LEASE_MARGIN_MS),
         previouslySold,
       }
       decisions.push(decision)
@@ -264,109 +307,24 @@ export default class RoutingService {
     if (writes.length > 0) await insertTogether(trx, writes)
     return outcomes
   }
-
-  /** The earlier attempts of the leads that have some (a count in their facts says which). */
-  private async attemptsOf(trx: TransactionClientContract, tasks: Task[]) {
-    const ids = tasks
-      .filter((task) => task.answer || task.fact.sale_attempts > 0)
-      .map((task) => task.fact.lead_id)
-    const byLead = new Map<string, AttemptRow[]>()
-    if (ids.length === 0) return byLead
-    const result = await trx.rawQuery(
-      `SELECT id, lead_id, routing_rule_id, buyer_id, outcome, exclusive, caps, started_at
-         FROM sale_attempts WHERE lead_id = ANY(?::uuid[]) ORDER BY started_at, id`,
-      [ids]
-    )
-    for (const row of result.rows as AttemptRow[]) {
-      byLead.set(row.lead_id, [...(byLead.get(row.lead_id) ?? []), row])
-    }
-    return byLead
-  }
 }
 
-type AttemptRow = {
-  id: string
-  lead_id: string
-  routing_rule_id: string | null
-  buyer_id: string
-  outcome: string | null
-  exclusive: boolean
-  caps: ReservedUnits
-  started_at: Date
-}
-
-/**
- * Whether a task may go on: a post's answer needs its attempt still in flight (a lapsed lease
- * let another worker close it); a new sale needs an accepted, unsold lead with consent, and no
- * post of it in flight.
- */
-function gate(task: Task, lead: StoredLead, past: AttemptRow[]) {
-  if (task.answer) {
-    const open = past.find((attempt) => attempt.id === task.answer!.offer.attemptId)
-    return open && open.outcome === null ? null : ('not_accepted' as const)
-  }
-  if (lead.status !== 'accepted' || lead.fact_buyer_id || lead.consent?.revoked_at) {
-    return 'not_accepted' as const
-  }
-  const lease = lead.fact_sale_lease_until ? new Date(lead.fact_sale_lease_until) : null
-  if (lease && lease > task.now && past.some((attempt) => attempt.outcome === null)) {
-    return 'in_progress' as const
-  }
-  return null
-}
-
-/**
- * Closes the lead's posts in flight: the one whose answer this task brings, with that answer,
- * and any other whose lease lapsed (its worker died) as an `error`. A post the buyer did not
- * take gives its cap units back. The attempt rows are updated in memory too, so the walk reads
- * them closed.
- */
-function closeInFlight(task: Task, past: AttemptRow[], caps: CapLedger) {
-  const closed: Decision['closed'] = []
-  for (const attempt of past) {
-    if (attempt.outcome !== null) continue
-    const answered = task.answer?.offer.attemptId === attempt.id ? task.answer : null
-    const answer =
-      answered?.result ??
-      ({
-        outcome: 'error',
-        reason: 'interrupted',
-        buyerLeadId: null,
-        priceCents: null,
-        httpStatus: null,
-        durationMs: Math.max(0, task.now.getTime() - new Date(attempt.started_at).getTime()),
-        request: null,
-        responseExcerpt: null,
-      } satisfies PostAnswer)
-    attempt.outcome = answer.outcome
-    if (answer.outcome !== 'accepted') caps.release(attempt.caps)
-    closed.push({
-      attemptId: attempt.id,
-      answer,
-      buyerId: attempt.buyer_id,
-      ruleId: attempt.routing_rule_id,
-      offer: answered?.offer ?? null,
-    })
-  }
-  return closed
-}
-
-function pastAttempt(row: AttemptRow): PastAttempt {
-  return {
-    id: row.id,
-    routingRuleId: row.routing_rule_id,
-    buyerId: row.buyer_id,
-    outcome: row.outcome,
-    exclusive: row.exclusive,
-    startedAt: new Date(row.started_at),
-  }
+/** Who took the lead in this step, and what it pays: the sale an auction's transcript names. */
+function winnerOf(walk: Decision['walk'], closed: Decision['closed']) {
+  const bySale = walk.sold[0]
+  if (bySale) return { buyerId: bySale.rule.buyerId, priceCents: bySale.priceCents }
+  const accepted = closed.find((attempt) => attempt.post?.outcome === 'accepted' && attempt.offer)
+  return accepted
+    ? { buyerId: accepted.offer!.buyerId, priceCents: accepted.offer!.priceCents }
+    : null
 }
 
 function outcomeOf(decision: Decision): RoutingOutcome {
   const leadId = decision.task.fact.lead_id
   const { walk } = decision
-  const accepted = decision.closed.find((closed) => closed.answer.outcome === 'accepted')
-  if (walk.offer) return { outcome: 'offer', leadId, offer: decision.offer! }
+  const accepted = decision.closed.find((closed) => closed.post?.outcome === 'accepted')
+  if (decision.offer) return { outcome: 'offer', leadId, offer: decision.offer }
+  if (decision.auction) return { outcome: 'auction', leadId, auction: decision.auction }
   if (walk.done?.unsold) return { outcome: 'unsold', leadId, reason: walk.done.unsold }
   const first = walk.sold[0]
   if (first) {

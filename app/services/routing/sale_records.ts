@@ -1,194 +1,13 @@
-import { uuidv7 } from 'uuidv7'
 import type AuditChainService from '#services/audit/audit_chain_service'
 import type { ChainHead } from '#services/audit/audit_chain_service'
 import type OutboxService from '#services/webhooks/outbox_service'
 import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
-import type { MatchFoundData } from '#services/webhooks/event_schemas'
-import type { DestinationKind } from '#models/destination'
-import type { ActiveRule } from '#services/routing/rule_book'
-import type { WalkResult } from '#services/routing/sale_walk'
-import type { UnsoldReason } from '#services/routing/selection'
+import type { ReservedUnits } from '#services/routing/caps'
 import { matchFoundData } from '#services/routing/match_event'
+import { type NewSale, salesOf } from '#services/routing/sale_offers'
+import type { Decision } from '#services/routing/sale_types'
 import { ledgerInsert, saleMovement } from '#services/money/ledger'
 import { type Part, insertRows, rawPart, rowsOf } from '#services/sql/insert_together'
-import type { Environment } from '#auth/principal'
-
-/** A lead's facts as routing reads them before it locks the lead. */
-export type LeadFact = {
-  lead_id: string
-  environment: Environment
-  status: string
-  buyer_id: string | null
-  publisher_id: string
-  label_id: string | null
-  sale_attempts: number
-  schema_name: string
-  country: string
-  label_slug: string | null
-  label_sale: unknown
-  rules_version: string
-}
-
-/** The locked lead row, with its facts' sale state. */
-export type StoredLead = Parameters<typeof matchFoundData>[0] & {
-  status: string
-  fact_buyer_id: string | null
-  fact_sale_started_at: Date | null
-  fact_sale_lease_until: Date | null
-}
-
-/** The lead as a buyer's system receives it: `match.found`'s body. */
-export type SaleLead = MatchFoundData
-
-/** A post routing asks for after its commit: where to, at what price, and the lead to send. */
-export type SaleOffer = {
-  attemptId: string
-  leadId: string
-  publisherId: string
-  labelId: string | null
-  environment: Environment
-  ruleId: string
-  buyerId: string
-  destinationId: string | null
-  destinationKind: DestinationKind
-  priceCents: number
-  payoutCents: number
-  currency: string
-  windowHours: number
-  exclusive: boolean
-  timeoutMs: number
-  at: Date
-  lead: SaleLead
-}
-
-/** What a buyer's system answered a post (docs/selling.md, "Response rules"). */
-export type PostAnswer = {
-  outcome: 'accepted' | 'rejected' | 'duplicate' | 'timeout' | 'error'
-  reason: string | null
-  buyerLeadId: string | null
-  /** A price the answer named; the sale still books the rule's price. */
-  priceCents: number | null
-  httpStatus: number | null
-  durationMs: number
-  /** The request as sent, its secrets masked; personal data, kept with the lead. */
-  request: Record<string, unknown> | null
-  responseExcerpt: string | null
-}
-
-export type RoutingOutcome =
-  | {
-      outcome: 'matched'
-      leadId: string
-      /** The first sale this step recorded. */
-      ruleId: string | null
-      buyerId: string | null
-    }
-  | { outcome: 'offer'; leadId: string; offer: SaleOffer }
-  | { outcome: 'unsold'; leadId: string; reason: UnsoldReason }
-  | { outcome: 'skipped'; leadId: string; reason: 'unknown' | 'not_accepted' | 'in_progress' }
-
-/** Everything one lead's step decided, for the writes of its transaction. */
-export type Decision = {
-  task: { fact: LeadFact; now: Date }
-  lead: StoredLead
-  walk: WalkResult
-  /** Posts closed now: the one whose answer came, any whose lease lapsed. */
-  closed: {
-    attemptId: string
-    answer: PostAnswer
-    buyerId: string
-    ruleId: string | null
-    offer: SaleOffer | null
-  }[]
-  /** The offer to post after the commit (`walk.offer` with its attempt id). */
-  offer: SaleOffer | null
-  /** When this run of the sale began, or null once it is over. */
-  runStartedAt: Date | null
-  leaseUntil: Date | null
-  /** The lead was sold before this step (a shared sale going on). */
-  previouslySold: boolean
-}
-
-/** A sale this step records: a rule sold to by webhook, or a post its buyer accepted. */
-type NewSale = {
-  saleId: string
-  attemptId: string
-  buyerId: string
-  ruleId: string
-  destinationId: string | null
-  destinationKind: DestinationKind
-  priceCents: number
-  payoutCents: number
-  currency: string
-  windowHours: number
-  exclusive: boolean
-  buyerLeadId: string | null
-  webhookRule: ActiveRule | null
-}
-
-export function offerOf(fact: LeadFact, lead: StoredLead, walk: WalkResult, at: Date) {
-  if (!walk.offer) return null
-  const { rule, exclusive } = walk.offer
-  return {
-    attemptId: uuidv7(),
-    leadId: fact.lead_id,
-    publisherId: fact.publisher_id,
-    labelId: fact.label_id,
-    environment: fact.environment,
-    ruleId: rule.id,
-    buyerId: rule.buyerId,
-    destinationId: rule.destinationId,
-    destinationKind: rule.destinationKind,
-    priceCents: rule.priceCents,
-    payoutCents: rule.payoutCents,
-    currency: rule.currency,
-    windowHours: rule.returnWindowHours,
-    exclusive,
-    timeoutMs: rule.destinationTimeoutMs,
-    at,
-    lead: matchFoundData(lead, rule, fact.label_slug ?? null, at),
-  } satisfies SaleOffer
-}
-
-function salesOf(decision: Decision): NewSale[] {
-  const accepted = decision.closed.flatMap(({ answer, offer }) =>
-    answer.outcome === 'accepted' && offer
-      ? [
-          {
-            saleId: uuidv7(),
-            attemptId: offer.attemptId,
-            buyerId: offer.buyerId,
-            ruleId: offer.ruleId,
-            destinationId: offer.destinationId,
-            destinationKind: offer.destinationKind,
-            priceCents: offer.priceCents,
-            payoutCents: offer.payoutCents,
-            currency: offer.currency,
-            windowHours: offer.windowHours,
-            exclusive: offer.exclusive,
-            buyerLeadId: answer.buyerLeadId,
-            webhookRule: null,
-          },
-        ]
-      : []
-  )
-  const byWebhook = decision.walk.sold.map(({ rule, exclusive }) => ({
-    saleId: uuidv7(),
-    attemptId: uuidv7(),
-    buyerId: rule.buyerId,
-    ruleId: rule.id,
-    destinationId: rule.destinationId,
-    destinationKind: rule.destinationKind,
-    priceCents: rule.priceCents,
-    payoutCents: rule.payoutCents,
-    currency: rule.currency,
-    windowHours: rule.returnWindowHours,
-    exclusive,
-    buyerLeadId: null,
-    webhookRule: rule,
-  }))
-  return [...accepted, ...byWebhook]
-}
 
 const HOUR_MS = 3_600_000
 
@@ -218,12 +37,13 @@ const ATTEMPT_COLUMNS = [
   ['destination_kind', 'text'],
   ['kind', 'text'],
   ['outcome', 'text'],
-  ['reason', 'text'],
   ['price_cents', 'int'],
   ['payout_cents', 'int'],
   ['currency', 'text'],
   ['exclusive', 'boolean'],
   ['caps', 'jsonb'],
+  ['auction_id', 'uuid'],
+  ['bid_id', 'text'],
   ['started_at', 'timestamptz'],
   ['duration_ms', 'int'],
 ] as const
@@ -253,43 +73,58 @@ const CLOSED_COLUMNS = [
   ['reason', 'text'],
   ['buyer_lead_id', 'text'],
   ['answered_price_cents', 'int'],
+  ['bid_cents', 'int'],
+  ['bid_id', 'text'],
+  ['bid_expires_at', 'timestamptz'],
   ['http_status', 'int'],
   ['request', 'jsonb'],
   ['response_excerpt', 'text'],
   ['duration_ms', 'int'],
 ] as const
 
+const AUCTION_COLUMNS = [
+  ['id', 'uuid'],
+  ['lead_id', 'uuid'],
+  ['publisher_id', 'uuid'],
+  ['environment', 'text'],
+  ['transcript', 'jsonb'],
+  ['digest', 'char(64)'],
+  ['created_at', 'timestamptz'],
+] as const
+
+type Context = {
+  heads: Map<string, ChainHead>
+  endpoints: SubscribedEndpoint[]
+  audit: AuditChainService
+  outbox: OutboxService
+}
+
 /**
  * Everything a group's decisions change, as parts of one statement: each lead's facts, the
- * sold leads in their schema, the sales, the attempts opened and closed, the ledger, the
- * audit trails, and `match.found` with its deliveries for what sold by webhook. Cap counters
- * are written before these by the caller (their answer says whether the decisions hold).
+ * sold leads in their schema, the sales, the attempts opened and closed, auctions closed, the
+ * ledger, the audit trails, and `match.found` with its deliveries for what sold by webhook. Cap
+ * counters are written before these by the caller (their answer says whether the decisions hold).
  */
-export function saleWrites(
-  decisions: Decision[],
-  context: {
-    heads: Map<string, ChainHead>
-    endpoints: SubscribedEndpoint[]
-    audit: AuditChainService
-    outbox: OutboxService
-  }
-): Part[] {
+export function saleWrites(decisions: Decision[], context: Context): Part[] {
   if (decisions.length === 0) return []
-  const facts: Record<string, unknown>[] = []
-  const newlyMatched: { lead_id: string; at: Date }[] = []
-  const salesRows: Record<string, unknown>[] = []
-  const attemptRows: Record<string, unknown>[] = []
-  const closedRows: Record<string, unknown>[] = []
-  const ledgerRows: ReturnType<typeof saleMovement> = []
+  const rows = {
+    facts: [] as Record<string, unknown>[],
+    matched: [] as { lead_id: string; at: Date }[],
+    sales: [] as Record<string, unknown>[],
+    attempts: [] as Record<string, unknown>[],
+    closed: [] as Record<string, unknown>[],
+    auctions: [] as Record<string, unknown>[],
+    ledger: [] as ReturnType<typeof saleMovement>,
+  }
   const trails: Parameters<AuditChainService['extendTrailInserts']>[0] = []
   const events: Parameters<OutboxService['stage']>[0] = []
 
   for (const decision of decisions) {
     const { fact, now } = decision.task
     const sales = salesOf(decision)
-    const soldEver = decision.previouslySold || sales.length > 0
     const done = decision.walk.done
-    facts.push({
+    const opened = openedAttempts(decision, sales)
+    rows.facts.push({
       lead_id: fact.lead_id,
       at: now,
       sold_now: sales.length,
@@ -300,110 +135,34 @@ export function saleWrites(
       currency: sales[0]?.currency ?? null,
       window_hours: sales[0]?.windowHours ?? 0,
       unsold_reason: done?.unsold ?? null,
-      sale_status: done ? (soldEver ? 'sold' : 'unsold') : 'selling',
+      sale_status: done
+        ? decision.previouslySold || sales.length > 0
+          ? 'sold'
+          : 'unsold'
+        : 'selling',
       started: done ? null : decision.runStartedAt,
       lease: decision.leaseUntil,
-      attempts_added: sales.filter((sale) => sale.webhookRule).length + (decision.offer ? 1 : 0),
+      attempts_added: opened.length,
     })
-    if (sales.length > 0 && !decision.previouslySold) {
-      newlyMatched.push({ lead_id: fact.lead_id, at: now })
-    }
-    for (const closed of decision.closed) {
-      closedRows.push({
-        id: closed.attemptId,
-        outcome: closed.answer.outcome,
-        reason: closed.answer.reason?.slice(0, 200) ?? null,
-        buyer_lead_id: closed.answer.buyerLeadId?.slice(0, 200) ?? null,
-        answered_price_cents: closed.answer.priceCents,
-        http_status: closed.answer.httpStatus,
-        request: closed.answer.request === null ? null : JSON.stringify(closed.answer.request),
-        response_excerpt: closed.answer.responseExcerpt,
-        duration_ms: closed.answer.durationMs,
-      })
-    }
-    const attempt = (row: {
-      id: string
-      rule: { id: string; buyerId: string; destinationId: string | null }
-      kind: DestinationKind
-      outcome: string | null
-      price: number
-      payout: number
-      currency: string
-      exclusive: boolean
-      caps: unknown
-      duration: number | null
-    }) =>
-      attemptRows.push({
-        id: row.id,
-        lead_id: fact.lead_id,
-        routing_rule_id: row.rule.id,
-        buyer_id: row.rule.buyerId,
-        destination_id: row.rule.destinationId,
-        destination_kind: row.kind,
-        kind: 'post',
-        outcome: row.outcome,
-        reason: null,
-        price_cents: row.price,
-        payout_cents: row.payout,
-        currency: row.currency,
-        exclusive: row.exclusive,
-        caps: JSON.stringify(row.caps),
-        started_at: now,
-        duration_ms: row.duration,
-      })
-    decision.walk.sold.forEach((sold, index) => {
-      const sale = sales.filter((each) => each.webhookRule)[index]
-      attempt({
-        id: sale.attemptId,
-        rule: sold.rule,
-        kind: 'webhook',
-        outcome: 'accepted',
-        price: sold.rule.priceCents,
-        payout: sold.rule.payoutCents,
-        currency: sold.rule.currency,
-        exclusive: sold.exclusive,
-        caps: sold.units,
-        duration: 0,
-      })
-    })
-    if (decision.offer && decision.walk.offer) {
-      attempt({
-        id: decision.offer.attemptId,
-        rule: decision.walk.offer.rule,
-        kind: decision.offer.destinationKind,
-        outcome: null,
-        price: decision.offer.priceCents,
-        payout: decision.offer.payoutCents,
-        currency: decision.offer.currency,
-        exclusive: decision.offer.exclusive,
-        caps: decision.walk.offer.units,
-        duration: null,
-      })
-    }
-    if (sales.length === 0) continue
-
-    for (const sale of sales) {
-      salesRows.push({
-        id: sale.saleId,
+    rows.attempts.push(...opened)
+    rows.closed.push(...decision.closed.map(closedRow))
+    if (decision.transcript) {
+      rows.auctions.push({
+        id: decision.transcript.transcript.id,
         lead_id: fact.lead_id,
         publisher_id: fact.publisher_id,
-        label_id: fact.label_id,
-        buyer_id: sale.buyerId,
-        routing_rule_id: sale.ruleId,
-        destination_id: sale.destinationId,
         environment: fact.environment,
-        price_cents: sale.priceCents,
-        payout_cents: sale.payoutCents,
-        currency: sale.currency,
-        exclusive: sale.exclusive,
-        buyer_lead_id: sale.buyerLeadId,
-        sold_at: now,
-        // Each sale's money is pending until its own buyer's return window closes (docs/money.md).
-        settlement: 'pending',
-        settles_at: new Date(now.getTime() + sale.windowHours * HOUR_MS),
+        transcript: JSON.stringify(decision.transcript.transcript),
+        digest: decision.transcript.digest,
+        created_at: now,
       })
+    }
+    if (sales.length > 0 && !decision.previouslySold)
+      rows.matched.push({ lead_id: fact.lead_id, at: now })
+    for (const sale of sales) {
+      rows.sales.push(saleRow(decision, sale))
       // The sale is booked with the match, pending until the buyer's return window closes.
-      ledgerRows.push(
+      rows.ledger.push(
         ...saleMovement({
           leadId: fact.lead_id,
           publisherId: fact.publisher_id,
@@ -414,60 +173,233 @@ export function saleWrites(
           environment: fact.environment,
         })
       )
-      if (sale.webhookRule) {
+      if (sale.webhook) {
         // Only the buyer's endpoints get this event: it carries the contact and the price, so no publisher id.
+        const { pick } = sale.webhook
         events.push({
           type: 'match.found',
           publisherId: null,
           buyerId: sale.buyerId,
           leadId: fact.lead_id,
           environment: fact.environment,
-          data: matchFoundData(decision.lead, sale.webhookRule, fact.label_slug ?? null, now),
+          data: matchFoundData(
+            decision.lead,
+            { ...pick.rule, priceCents: pick.priceCents },
+            fact.label_slug ?? null,
+            now
+          ),
         })
       }
     }
-    trails.push({
-      head: context.heads.get(fact.lead_id)!,
-      input: {
-        publisherId: fact.publisher_id,
-        leadId: fact.lead_id,
-        environment: fact.environment,
-        entries: sales.map((sale, index) => ({
-          event: 'lead.delivered',
-          actor: `rule:${sale.ruleId}`,
-          statusFrom: index === 0 && !decision.previouslySold ? 'accepted' : 'matched',
-          statusTo: 'matched',
-        })),
-      },
-    })
+    const entries = [
+      ...(decision.transcript
+        ? [
+            {
+              event: 'lead.auctioned',
+              // The transcript's digest in the actor binds the auction into the lead's hash chain.
+              actor: `auction:${decision.transcript.digest}`,
+              statusFrom: decision.lead.status,
+              statusTo: decision.lead.status,
+            },
+          ]
+        : []),
+      ...sales.map((sale, index) => ({
+        event: 'lead.delivered',
+        actor: `rule:${sale.ruleId}`,
+        statusFrom: index === 0 && !decision.previouslySold ? 'accepted' : 'matched',
+        statusTo: 'matched',
+      })),
+    ]
+    if (entries.length > 0) {
+      trails.push({
+        head: context.heads.get(fact.lead_id)!,
+        input: {
+          publisherId: fact.publisher_id,
+          leadId: fact.lead_id,
+          environment: fact.environment,
+          entries,
+        },
+      })
+    }
   }
 
-  const parts: Part[] = [factsUpdate(facts)]
-  if (closedRows.length > 0) parts.push(attemptsClose(closedRows))
-  if (attemptRows.length > 0) parts.push(insertRows('sale_attempts', ATTEMPT_COLUMNS, attemptRows))
-  if (newlyMatched.length > 0) {
-    const sold = rowsOf(
-      [
-        ['lead_id', 'uuid'],
-        ['at', 'timestamptz'],
-      ],
-      newlyMatched
-    )
-    parts.push(
-      rawPart(
-        `UPDATE leads l SET status = 'matched', updated_at = v.at FROM ${sold.from} WHERE l.id = v.lead_id`,
-        sold.bindings
-      )
-    )
-  }
-  if (salesRows.length > 0) parts.push(insertRows('public.sales', SALE_COLUMNS, salesRows))
-  if (ledgerRows.length > 0) parts.push(ledgerInsert(ledgerRows))
+  const parts: Part[] = [factsUpdate(rows.facts)]
+  if (rows.closed.length > 0) parts.push(attemptsClose(rows.closed))
+  if (rows.attempts.length > 0)
+    parts.push(insertRows('sale_attempts', ATTEMPT_COLUMNS, rows.attempts))
+  if (rows.matched.length > 0) parts.push(leadsMatched(rows.matched))
+  if (rows.sales.length > 0) parts.push(insertRows('public.sales', SALE_COLUMNS, rows.sales))
+  if (rows.auctions.length > 0)
+    parts.push(insertRows('public.auctions', AUCTION_COLUMNS, rows.auctions))
+  if (rows.ledger.length > 0) parts.push(ledgerInsert(rows.ledger))
   if (trails.length > 0) parts.push(...context.audit.extendTrailInserts(trails).parts)
   if (events.length > 0) {
     const at = new Date(Math.max(...decisions.map(({ task }) => task.now.getTime())))
     parts.push(...context.outbox.writes(context.outbox.stage(events, at), context.endpoints))
   }
   return parts
+}
+
+/** The attempts a step opens: its webhook sales (answered at once), its post and its pings. */
+function openedAttempts(decision: Decision, sales: NewSale[]) {
+  const { fact, now } = decision.task
+  const row = (attempt: {
+    id: string
+    ruleId: string
+    buyerId: string
+    destinationId: string | null
+    destinationKind: string
+    kind: 'ping' | 'post'
+    outcome: string | null
+    priceCents: number | null
+    payoutCents: number | null
+    currency: string | null
+    exclusive: boolean
+    caps: ReservedUnits
+    auctionId?: string | null
+    bidId?: string | null
+    durationMs: number | null
+  }) => ({
+    id: attempt.id,
+    lead_id: fact.lead_id,
+    routing_rule_id: attempt.ruleId,
+    buyer_id: attempt.buyerId,
+    destination_id: attempt.destinationId,
+    destination_kind: attempt.destinationKind,
+    kind: attempt.kind,
+    outcome: attempt.outcome,
+    price_cents: attempt.priceCents,
+    payout_cents: attempt.payoutCents,
+    currency: attempt.currency,
+    exclusive: attempt.exclusive,
+    caps: JSON.stringify(attempt.caps),
+    auction_id: attempt.auctionId ?? null,
+    bid_id: attempt.bidId ?? null,
+    started_at: now,
+    duration_ms: attempt.durationMs,
+  })
+  const opened = sales.flatMap((sale) =>
+    sale.webhook
+      ? [
+          row({
+            id: sale.attemptId,
+            ruleId: sale.ruleId,
+            buyerId: sale.buyerId,
+            destinationId: sale.destinationId,
+            destinationKind: 'webhook',
+            kind: 'post',
+            outcome: 'accepted',
+            priceCents: sale.priceCents,
+            payoutCents: sale.payoutCents,
+            currency: sale.currency,
+            exclusive: sale.exclusive,
+            caps: sale.webhook.pick.units,
+            bidId: sale.webhook.pick.bidId,
+            durationMs: 0,
+          }),
+        ]
+      : []
+  )
+  const { offer, auction, walk } = decision
+  if (offer && walk.offer) {
+    opened.push(
+      row({
+        id: offer.attemptId,
+        ruleId: offer.ruleId,
+        buyerId: offer.buyerId,
+        destinationId: offer.destinationId,
+        destinationKind: offer.destinationKind,
+        kind: 'post',
+        outcome: null,
+        priceCents: offer.priceCents,
+        payoutCents: offer.payoutCents,
+        currency: offer.currency,
+        exclusive: offer.exclusive,
+        caps: walk.offer.units,
+        bidId: walk.offer.bidId,
+        durationMs: null,
+      })
+    )
+  }
+  if (auction) {
+    for (const ping of auction.pings) {
+      opened.push(
+        row({
+          id: ping.attemptId,
+          ruleId: ping.ruleId,
+          buyerId: ping.buyerId,
+          destinationId: ping.destinationId,
+          destinationKind: 'http',
+          kind: 'ping',
+          outcome: null,
+          priceCents: null,
+          payoutCents: null,
+          currency: null,
+          exclusive: true,
+          caps: [],
+          auctionId: auction.auctionId,
+          durationMs: null,
+        })
+      )
+    }
+  }
+  return opened
+}
+
+function closedRow(closed: Decision['closed'][number]) {
+  const { post, ping } = closed
+  const answer = (post ?? ping)!
+  return {
+    id: closed.attemptId,
+    outcome: answer.outcome,
+    reason: answer.reason?.slice(0, 200) ?? null,
+    buyer_lead_id: post?.buyerLeadId?.slice(0, 200) ?? null,
+    answered_price_cents: post?.priceCents ?? null,
+    bid_cents: ping?.bidCents ?? null,
+    bid_id: ping?.bidId?.slice(0, 200) ?? null,
+    bid_expires_at: ping?.expiresAt ?? null,
+    http_status: answer.httpStatus,
+    request: answer.request === null ? null : JSON.stringify(answer.request),
+    response_excerpt: answer.responseExcerpt,
+    duration_ms: answer.durationMs,
+  }
+}
+
+function saleRow(decision: Decision, sale: NewSale) {
+  const { fact, now } = decision.task
+  return {
+    id: sale.saleId,
+    lead_id: fact.lead_id,
+    publisher_id: fact.publisher_id,
+    label_id: fact.label_id,
+    buyer_id: sale.buyerId,
+    routing_rule_id: sale.ruleId,
+    destination_id: sale.destinationId,
+    environment: fact.environment,
+    price_cents: sale.priceCents,
+    payout_cents: sale.payoutCents,
+    currency: sale.currency,
+    exclusive: sale.exclusive,
+    buyer_lead_id: sale.buyerLeadId,
+    sold_at: now,
+    // Each sale's money is pending until its own buyer's return window closes (docs/money.md).
+    settlement: 'pending',
+    settles_at: new Date(now.getTime() + sale.windowHours * HOUR_MS),
+  }
+}
+
+function leadsMatched(matched: { lead_id: string; at: Date }[]): Part {
+  const sold = rowsOf(
+    [
+      ['lead_id', 'uuid'],
+      ['at', 'timestamptz'],
+    ],
+    matched
+  )
+  return rawPart(
+    `UPDATE leads l SET status = 'matched', updated_at = v.at FROM ${sold.from} WHERE l.id = v.lead_id`,
+    sold.bindings
+  )
 }
 
 /** Each lead's facts: its sale's state, and the sales' money added to what it had. */
@@ -502,8 +434,9 @@ function attemptsClose(rows: Record<string, unknown>[]): Part {
   return rawPart(
     `UPDATE sale_attempts a SET outcome = v.outcome, reason = v.reason,
        buyer_lead_id = v.buyer_lead_id, answered_price_cents = v.answered_price_cents,
-       http_status = v.http_status, request = v.request, response_excerpt = v.response_excerpt,
-       duration_ms = v.duration_ms
+       bid_cents = v.bid_cents, bid_id = coalesce(v.bid_id, a.bid_id),
+       bid_expires_at = v.bid_expires_at, http_status = v.http_status, request = v.request,
+       response_excerpt = v.response_excerpt, duration_ms = v.duration_ms
      FROM ${values.from} WHERE a.id = v.id`,
     values.bindings
   )

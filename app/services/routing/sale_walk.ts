@@ -8,17 +8,34 @@ export type PastAttempt = {
   id: string
   routingRuleId: string | null
   buyerId: string
+  kind: 'ping' | 'post'
   outcome: string | null
   exclusive: boolean
   startedAt: Date
+  bidCents: number | null
+  bidId: string | null
+  bidExpiresAt: Date | null
+}
+
+/** A candidate as the walk sells it: at its price (a fixed rule's, or its buyer's bid). */
+export type Pick = {
+  rule: ActiveRule
+  exclusive: boolean
+  units: ReservedUnits
+  /** What the buyer pays: the rule's price, or what the auction cleared at. */
+  priceCents: number
+  /** The buyer's own bid id, for a post after its winning bid. */
+  bidId: string | null
 }
 
 /** What the walk decided for one lead in this transaction. */
 export type WalkResult = {
   /** Rules sold to now, without a call (Leadgate's own webhook): recorded in this transaction. */
-  sold: { rule: ActiveRule; exclusive: boolean; units: ReservedUnits }[]
+  sold: Pick[]
   /** The one rule to post to next, its cap units reserved; the post runs after the commit. */
-  offer: { rule: ActiveRule; exclusive: boolean; units: ReservedUnits } | null
+  offer: Pick | null
+  /** The ping-post rules to ping at once, before anything is sold (an auction). */
+  auction: { rules: ActiveRule[] } | null
   /** Set when the sale is over: the lead is sold (null) or unsold (why). */
   done: { unsold: UnsoldReason | null } | null
 }
@@ -26,12 +43,21 @@ export type WalkResult = {
 /** Outcomes after which a buyer never sees the lead again: it said no, or has it already. */
 const FINAL_FOR_BUYER = new Set(['rejected', 'duplicate'])
 
+type Priced = { rule: ActiveRule; price: number; bidId: string | null }
+
 /**
  * Offers a lead to its candidates in order (DESIGN §14) until the sale is decided or a buyer's
  * system must be called. Candidates are the screened rules in priority order; this skips the
  * ones this sale already offered it to, the buyers that turned it down before or already
  * bought it, and those whose caps are full. A rule of Leadgate's own webhook sells at once; the
  * first rule that needs a call becomes the offer, and the walk resumes when its answer is in.
+ *
+ * Ping-post: when ping-post rules are among the candidates, the sale begins with an auction:
+ * every one of them is pinged at once (`auction`), and nothing sells before the bids are in.
+ * Then every candidate has a price (a fixed rule's own, the buyer's bid), and they are offered
+ * highest price first; a bid below its rule's reserve, missing or expired takes no part, and a
+ * rejected post goes to the next price without pinging again. With a second-price auction a
+ * winning bid pays the next price plus one cent (at most its bid, at least its reserve).
  *
  * Exclusive or shared: with `maxSales` above 1 the walk compares the best exclusive sale (the
  * first exclusive candidate's price) with the best shared one (the prices of the first
@@ -49,11 +75,12 @@ export function walkSale(input: {
   screenReason: UnsoldReason
 }): WalkResult {
   const { candidates, attempts, settings, caps, at } = input
-  const result: WalkResult = { sold: [], offer: null, done: null }
+  const result: WalkResult = { sold: [], offer: null, auction: null, done: null }
   const runStart = input.runStartedAt
+  const thisRun = attempts.filter((attempt) => runStart && attempt.startedAt >= runStart)
   const offeredThisRun = new Set(
-    attempts
-      .filter((attempt) => runStart && attempt.startedAt >= runStart && attempt.routingRuleId)
+    thisRun
+      .filter((attempt) => attempt.kind === 'post' && attempt.routingRuleId)
       .map((attempt) => attempt.routingRuleId!)
   )
   const soldTo = new Set<string>()
@@ -87,50 +114,111 @@ export function walkSale(input: {
     }
     return !soldTo.has(rule.buyerId)
   })
-  const plan = planOrder(open, settings, soldCount() > 0)
+
+  const pinged = thisRun.filter((attempt) => attempt.kind === 'ping')
+  const pingRules = open.filter((rule) => rule.mode === 'ping_post')
+  if (pinged.length === 0 && pingRules.length > 0 && soldCount() === 0) {
+    // A buyer whose caps are full is not asked to bid on what it could not buy.
+    const pingable = pingRules.filter((rule) => caps.hasRoom(rule, at))
+    if (pingable.length > 0) {
+      result.auction = { rules: pingable }
+      return result
+    }
+  }
+
+  const priced = pricedCandidates(open, pinged, at)
+  const auctioned = pinged.length > 0
+  const plan = planOrder(priced, settings, soldCount() > 0, auctioned)
   let capped = false
-  for (const { rule, exclusive } of plan) {
+  for (const [index, { rule, price, bidId, exclusive }] of plan.entries()) {
     // One sale per buyer; a shared sale never sits beside an exclusive one.
     if (soldTo.has(rule.buyerId)) continue
     if (exclusive && soldCount() > 0) continue
-    const units = caps.take(rule, at, rule.priceCents)
+    const priceCents =
+      bidId !== null && settings.auction === 'second_price'
+        ? secondPrice(price, plan.slice(index + 1), rule)
+        : price
+    const units = caps.take(rule, at, priceCents)
     if (!units) {
       capped = true
       continue
     }
+    const pick: Pick = { rule, exclusive, units, priceCents, bidId }
     if (rule.destinationKind !== 'webhook') {
-      result.offer = { rule, exclusive, units }
+      result.offer = pick
       return result
     }
-    result.sold.push({ rule, exclusive, units })
+    result.sold.push(pick)
     soldTo.add(rule.buyerId)
     if (exclusive || soldCount() >= settings.maxSales) return finish(null)
   }
   if (soldCount() > 0) return finish(null)
-  if (turnedDown) return finish('rejected')
+  if (turnedDown || auctioned) return finish('rejected')
   return finish(capped ? 'cap_reached' : input.screenReason)
 }
 
 /**
- * The candidates in the order the walk offers them, each with whether its sale would be
- * exclusive. With one sale per lead every sale is exclusive. Once a shared sale exists only
- * shared candidates remain.
+ * Every open candidate with its price: a fixed rule at its own, a ping-post rule at its buyer's
+ * bid from this sale's auction while the bid holds; a ping-post rule without one takes no part.
  */
-function planOrder(open: ActiveRule[], settings: SaleSettings, sharing: boolean) {
-  if (settings.maxSales <= 1) return open.map((rule) => ({ rule, exclusive: true }))
-  const exclusive = open.filter((rule) => rule.exclusive)
-  const sharedRules = open.filter((rule) => !rule.exclusive)
-  const sharedPlan = sharedRules.map((rule) => ({ rule, exclusive: false }))
+function pricedCandidates(open: ActiveRule[], pinged: PastAttempt[], at: Date): Priced[] {
+  const bids = new Map<string, PastAttempt>()
+  for (const ping of pinged) {
+    if (ping.outcome !== 'bid' || ping.bidCents === null || !ping.routingRuleId) continue
+    if (ping.bidExpiresAt && ping.bidExpiresAt <= at) continue
+    bids.set(ping.routingRuleId, ping)
+  }
+  return open.flatMap((rule): Priced[] => {
+    if (rule.mode !== 'ping_post') return [{ rule, price: rule.priceCents, bidId: null }]
+    const bid = bids.get(rule.id)
+    if (!bid || bid.bidCents! < (rule.reserveCents ?? 1)) return []
+    return [{ rule, price: bid.bidCents!, bidId: bid.bidId ?? '' }]
+  })
+}
+
+/** A second-price winner pays the next price plus a cent: never more than its bid, never under its reserve. */
+function secondPrice(bid: number, after: Priced[], rule: ActiveRule) {
+  const next = after.find((other) => other.rule.buyerId !== rule.buyerId)?.price
+  const floor = rule.reserveCents ?? 0
+  // Alone, a bid pays its reserve, or itself when the rule has none.
+  if (next === undefined) return floor > 0 ? Math.min(bid, floor) : bid
+  return Math.min(bid, Math.max(next + 1, floor))
+}
+
+/**
+ * The candidates in the order the walk offers them, each with whether its sale would be
+ * exclusive: after an auction, highest price first (a fixed price is a bid; equal prices keep
+ * their priority order); otherwise in priority order. With one sale per lead every sale is
+ * exclusive. Once a shared sale exists only shared candidates remain.
+ */
+function planOrder(
+  priced: Priced[],
+  settings: SaleSettings,
+  sharing: boolean,
+  byPrice: boolean
+): (Priced & { exclusive: boolean })[] {
+  const ordered = byPrice
+    ? priced
+        .map((candidate, rank) => ({ candidate, rank }))
+        .sort((a, b) => b.candidate.price - a.candidate.price || a.rank - b.rank)
+        .map(({ candidate }) => candidate)
+    : priced
+  if (settings.maxSales <= 1) return ordered.map((candidate) => ({ ...candidate, exclusive: true }))
+  const exclusivePlan = ordered
+    .filter((candidate) => candidate.rule.exclusive)
+    .map((candidate) => ({ ...candidate, exclusive: true }))
+  const sharedPlan = ordered
+    .filter((candidate) => !candidate.rule.exclusive)
+    .map((candidate) => ({ ...candidate, exclusive: false }))
   if (sharing) return sharedPlan
-  const exclusivePlan = exclusive.map((rule) => ({ rule, exclusive: true }))
   const buyers = new Set<string>()
   let sharedValue = 0
-  for (const rule of sharedRules) {
+  for (const { rule, price } of sharedPlan) {
     if (buyers.size >= settings.maxSales || buyers.has(rule.buyerId)) continue
     buyers.add(rule.buyerId)
-    sharedValue += rule.priceCents
+    sharedValue += price
   }
-  const exclusiveValue = exclusive[0]?.priceCents ?? 0
+  const exclusiveValue = exclusivePlan[0]?.price ?? 0
   return sharedValue > exclusiveValue
     ? [...sharedPlan, ...exclusivePlan]
     : [...exclusivePlan, ...sharedPlan]

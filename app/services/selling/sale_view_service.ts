@@ -4,6 +4,7 @@ import type Principal from '#auth/principal'
 import LeadService from '#services/leads/lead_service'
 import TenancyService from '#services/platform/tenancy_service'
 import { saleStatusOf } from '#services/selling/sale_status'
+import type { AuctionTranscript } from '#services/routing/sale_types'
 
 type SaleRow = {
   buyer_id: string
@@ -26,6 +27,8 @@ type AttemptRow = {
   outcome: string | null
   reason: string | null
   bid_cents: number | null
+  bid_id: string | null
+  auction_id: string | null
   http_status: number | null
   buyer_lead_id: string | null
   response_excerpt: string | null
@@ -47,7 +50,7 @@ export default class SaleViewService {
   ) {}
 
   async forLead(principal: Principal, leadId: string) {
-    const publisherId = await this.leads.visiblePublisherId(principal, leadId)
+    const publisherId = await this.publisherOf(principal, leadId)
     const fact = await db
       .from('lead_facts')
       .where('lead_id', leadId)
@@ -73,8 +76,10 @@ export default class SaleViewService {
         return query
       }
     )
+    const auction = await this.auctionOf(leadId, ownBuyer, attempts)
     return {
       status,
+      ...(auction ? { auction } : {}),
       sales: sales.map((sale) => ({
         buyer_id: sale.buyer_id,
         destination_id: sale.destination_id,
@@ -96,12 +101,64 @@ export default class SaleViewService {
         outcome: attempt.outcome ?? 'pending',
         reason: attempt.reason,
         bid_cents: attempt.bid_cents,
+        bid_id: attempt.bid_id,
         http_status: attempt.http_status,
         buyer_lead_id: attempt.buyer_lead_id,
         response_excerpt: attempt.response_excerpt,
         duration_ms: attempt.duration_ms,
         at: new Date(attempt.started_at).toISOString(),
       })),
+    }
+  }
+
+  /**
+   * Whose lead it is, when the caller may see its sale: whoever may see the lead, and a buyer
+   * that bid on it in an auction (it was pinged the partial lead, never the lead itself).
+   */
+  private async publisherOf(principal: Principal, leadId: string) {
+    try {
+      return await this.leads.visiblePublisherId(principal, leadId)
+    } catch (error) {
+      if (principal.kind !== 'buyer' || !principal.buyerId) throw error
+      const fact = await db
+        .from('lead_facts')
+        .where('lead_id', leadId)
+        .where('environment', principal.environment)
+        .select('publisher_id')
+        .first()
+      if (!fact) throw error
+      const pinged = await this.tenancy.run(
+        { schemaName: TenancyService.schemaNameFor(fact.publisher_id) },
+        (trx) =>
+          trx
+            .from('sale_attempts')
+            .where('lead_id', leadId)
+            .where('buyer_id', principal.buyerId!)
+            .where('kind', 'ping')
+            .first()
+      )
+      if (!pinged) throw error
+      return fact.publisher_id as string
+    }
+  }
+
+  /** The lead's latest auction: whole for the operator; a buyer's own bid and whether it won. */
+  private async auctionOf(leadId: string, ownBuyer: string | null, attempts: AttemptRow[]) {
+    const row = await db
+      .from('auctions')
+      .where('lead_id', leadId)
+      .orderBy('created_at', 'desc')
+      .first()
+    if (!row) return null
+    const transcript = row.transcript as AuctionTranscript
+    if (!ownBuyer) return { ...transcript, digest: row.digest }
+    const bid = attempts.find((attempt) => attempt.auction_id === row.id && attempt.kind === 'ping')
+    if (!bid) return null
+    return {
+      id: row.id,
+      bid_cents: bid.bid_cents,
+      bid_id: bid.bid_id,
+      won: transcript.winner_buyer_id === ownBuyer,
     }
   }
 }

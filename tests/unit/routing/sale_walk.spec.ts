@@ -28,9 +28,13 @@ function attempt(rule: ActiveRule, outcome: string | null, startedAt = AT): Past
     id: `attempt-${rule.id}`,
     routingRuleId: rule.id,
     buyerId: rule.buyerId,
+    kind: 'post',
     outcome,
     exclusive: true,
     startedAt,
+    bidCents: null,
+    bidId: null,
+    bidExpiresAt: null,
   }
 }
 
