@@ -152,10 +152,10 @@ function auth(secretsRequired: boolean) {
     .optional()
     .otherwise((_, field) => {
       // The refusal is about the type the body named, so it names that field.
-      const path = `${field.getFieldPath()}.type`
+      const typePath = `${field.getFieldPath()}.type`
       field.report(`Use an auth type of ${AUTH_TYPES.join(', ')}.`, 'auth_type', {
         ...field,
-        getFieldPath: () => path,
+        getFieldPath: () => typePath,
       })
     })
 }
