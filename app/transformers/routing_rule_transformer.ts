@@ -1,27 +1,56 @@
+import { BaseTransformer } from '@adonisjs/core/transformers'
 import type RoutingRule from '#models/routing_rule'
+import type { CapUsage } from '#services/routing/caps'
+import { criteriaInWords, scheduleInWords } from '#services/routing/rule_words'
+import { isoTime } from '#services/sql/timestamps'
 
 /**
  * The rule stores label ids; callers speak label slugs. `labelSlugs` maps
- * the one to the other (RoutingRuleService.labelSlugsFor).
+ * the one to the other (RoutingRuleService.labelSlugsFor); `usage`, each
+ * rule's caps used in their current day and month (capUsage), for the portal.
  */
-export function routingRuleToJson(rule: RoutingRule, labelSlugs: ReadonlyMap<string, string>) {
-  return {
-    id: rule.id,
-    buyer_id: rule.buyerId,
-    environment: rule.environment,
-    labels: rule.labelIds.map((id) => labelSlugs.get(id)).filter((slug) => slug !== undefined),
-    publishers: rule.publisherIds,
-    criteria: rule.criteria,
-    price_cents: rule.priceCents,
-    payout_cents: rule.payoutCents,
-    currency: rule.currency,
-    caps: rule.caps,
-    schedule: rule.schedule,
-    priority: rule.priority,
-    weight: rule.weight,
-    enabled: rule.enabled,
-    return_window_hours: rule.returnWindowHours ?? null,
-    created_at: rule.createdAt.toUTC().toISO(),
-    updated_at: rule.updatedAt.toUTC().toISO(),
+export default class RoutingRuleTransformer extends BaseTransformer<RoutingRule> {
+  constructor(
+    rule: RoutingRule,
+    protected labelSlugs: ReadonlyMap<string, string>,
+    protected usage?: ReadonlyMap<string, CapUsage>
+  ) {
+    super(rule)
+  }
+
+  toObject() {
+    const rule = this.resource
+    return {
+      id: rule.id,
+      buyer_id: rule.buyerId,
+      environment: rule.environment,
+      labels: rule.labelIds
+        .map((id) => this.labelSlugs.get(id))
+        .filter((slug) => slug !== undefined),
+      publishers: rule.publisherIds,
+      criteria: rule.criteria,
+      price_cents: rule.priceCents,
+      payout_cents: rule.payoutCents,
+      currency: rule.currency,
+      caps: rule.caps,
+      schedule: rule.schedule,
+      priority: rule.priority,
+      weight: rule.weight,
+      enabled: rule.enabled,
+      return_window_hours: rule.returnWindowHours ?? null,
+      created_at: isoTime(rule.createdAt),
+      updated_at: isoTime(rule.updatedAt),
+    }
+  }
+
+  /** A rule as the portal lists it: its caps' usage, its schedule and criteria in words. */
+  withUsage() {
+    const rule = this.resource
+    return {
+      ...this.toObject(),
+      usage: this.usage?.get(rule.id) ?? {},
+      schedule_text: scheduleInWords(rule.schedule),
+      criteria_text: criteriaInWords(rule.criteria),
+    }
   }
 }
