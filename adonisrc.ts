@@ -37,6 +37,7 @@ export default defineConfig({
     () => import('@adonisjs/mail/mail_provider'),
     () => import('#providers/plugin_provider'),
     () => import('#providers/queue_provider'),
+    () => import('#providers/api_provider'),
     () => import('@adonisjs/i18n/i18n_provider'),
     () => import('@adonisjs/lock/lock_provider'),
     () => import('@adonisjs/transmit/transmit_provider'),
@@ -90,7 +91,7 @@ export default defineConfig({
 
   hooks: {
     init: [
-      indexEntities({ transformers: { enabled: false } }),
+      indexEntities({ transformers: { enabled: true, withSharedProps: true } }),
       indexPages({ framework: 'vue3' }),
       generateRegistry(),
     ],

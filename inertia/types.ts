@@ -1,12 +1,11 @@
-import type { PortalKind } from '~/navigation'
+import type { Data } from '@generated/data'
 
-/** The props every page receives (see app/middleware/inertia_middleware.ts). */
-export type SharedProps = {
-  user?: { email: string; role: string; kind: PortalKind; permissions: string[] }
-  brand: { name: string; logo_url: string | null; primary_color: string | null }
-  notice: { severity?: 'success' | 'info' | 'warn' | 'error'; summary: string } | null
-  errors: Record<string, string | string[]>
-  secret: { label: string; value: string } | null
-  /** A publisher's people: disputes waiting for its answer (the "Disputes" badge). */
-  disputes_waiting?: number
+/**
+ * Every page's props begin with the shared props of app/middleware/inertia_middleware.ts (the
+ * signed-in user, the brand, the last action's notice and secret): `usePage().props` knows them.
+ */
+declare module '@inertiajs/core' {
+  interface InertiaConfig {
+    sharedPageProps: Data.SharedProps
+  }
 }

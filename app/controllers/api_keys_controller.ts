@@ -1,29 +1,32 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageValidator } from '#validators/pagination'
-import { paginate, pageToJson } from '#services/sql/cursor_pagination'
+import { paginate } from '#services/sql/cursor_pagination'
 import ApiKeyService from '#services/access/api_key_service'
 import { createApiKeyValidator } from '#validators/api_key'
-import { apiKeyToJson } from '#transformers/credential_transformer'
+import ApiKeyTransformer from '#transformers/api_key_transformer'
 
 @inject()
 export default class ApiKeysController {
   constructor(protected apiKeys: ApiKeyService) {}
 
-  async store({ request, response, principal, bouncer }: HttpContext) {
+  async store({ request, response, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('CredentialPolicy').authorize('create')
     const input = await request.validateUsing(createApiKeyValidator)
     const { apiKey, secret } = await this.apiKeys.create(principal, input)
-    return response.created({ ...apiKeyToJson(apiKey), key: secret })
+    return response.created({
+      ...(await serialize(ApiKeyTransformer.transform(apiKey))),
+      key: secret,
+    })
   }
 
-  async index({ request, principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('CredentialPolicy').authorize('viewList')
     const page = await paginate(
       this.apiKeys.visibleTo(principal),
       await pageValidator.validate(request.qs())
     )
-    return pageToJson(page, apiKeyToJson)
+    return serializePage(ApiKeyTransformer.transform(page.data), page.nextCursor)
   }
 
   async destroy({ params, response, principal, bouncer }: HttpContext) {

@@ -6,7 +6,9 @@ import AuditChainService from '#services/audit/audit_chain_service'
 import AuditExportService, { type ExportFilters } from '#services/audit/audit_export_service'
 import AuditProofService from '#services/audit/audit_proof_service'
 import AuditVerifierService from '#services/audit/audit_verifier_service'
-import { trailEventToJson } from '#transformers/audit_transformer'
+import TrailEventTransformer from '#transformers/trail_event_transformer'
+import LogVerificationTransformer from '#transformers/log_verification_transformer'
+import VerificationTransformer from '#transformers/verification_transformer'
 import { sendAuditExport } from '#controllers/concerns/audit_export_response'
 import {
   auditExportValidator,
@@ -33,7 +35,7 @@ export default class AuditLogsController {
 
   /** With `lead_id`: that lead's trail. Without: an export over the filters, streamed. */
   async index(ctx: HttpContext) {
-    const { request, principal, bouncer } = ctx
+    const { request, principal, bouncer, serialize } = ctx
     if (request.qs().lead_id === undefined) return this.export(ctx)
     await bouncer.with('LeadPolicy').authorize('view')
     const { lead_id: leadId } = await auditTrailValidator.validate(request.qs())
@@ -41,20 +43,20 @@ export default class AuditLogsController {
     const entries = await this.audit.entriesFor(publisherId, leadId)
     return {
       lead_id: leadId,
-      events: entries.map(trailEventToJson),
+      events: await serialize(TrailEventTransformer.transform(entries)),
     }
   }
 
   /** With `lead_id`: that lead's chain. Without: the whole log, trees and signatures included (operator). */
-  async verify({ request, principal, bouncer }: HttpContext) {
+  async verify({ request, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('LeadPolicy').authorize('view')
     const { lead_id: leadId } = await verifyTrailValidator.validate(request.qs())
     if (leadId === undefined) {
       await bouncer.with('AuditLogPolicy').authorize('verifyLog')
-      return this.verifier.verifyLog()
+      return serialize(LogVerificationTransformer.transform(await this.verifier.verifyLog()))
     }
     await this.visiblePublisher(principal, leadId)
-    return this.audit.verify(leadId)
+    return serialize(VerificationTransformer.transform(await this.audit.verify(leadId)))
   }
 
   async proof({ request, principal, bouncer }: HttpContext) {

@@ -1,36 +1,37 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import BuyerService from '#services/catalogue/buyer_service'
-import { pageToJson } from '#services/sql/cursor_pagination'
 import { createBuyerValidator, listBuyersValidator, updateBuyerValidator } from '#validators/buyer'
-import { buyerToJson } from '#transformers/buyer_transformer'
+import BuyerTransformer from '#transformers/buyer_transformer'
 
 @inject()
 export default class BuyersController {
   constructor(protected buyers: BuyerService) {}
 
-  async store({ request, response, principal, bouncer }: HttpContext) {
+  async store({ request, response, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('BuyerPolicy').authorize('create')
     const input = await request.validateUsing(createBuyerValidator)
-    return response.created(buyerToJson(await this.buyers.create(principal, input)))
+    const buyer = await this.buyers.create(principal, input)
+    return response.created(await serialize(BuyerTransformer.transform(buyer)))
   }
 
-  async index({ request, principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('BuyerPolicy').authorize('viewList')
     const { limit, cursor } = await request.validateUsing(listBuyersValidator)
-    return pageToJson(await this.buyers.list(principal, { limit, cursor }), buyerToJson)
+    const page = await this.buyers.list(principal, { limit, cursor })
+    return serializePage(BuyerTransformer.transform(page.data), page.nextCursor)
   }
 
-  async show({ params, principal, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer, serialize }: HttpContext) {
     const buyer = await this.buyers.findVisible(principal, params.id)
     await bouncer.with('BuyerPolicy').authorize('view')
-    return buyerToJson(buyer)
+    return serialize(BuyerTransformer.transform(buyer))
   }
 
-  async update({ params, request, principal, bouncer }: HttpContext) {
+  async update({ params, request, principal, bouncer, serialize }: HttpContext) {
     const buyer = await this.buyers.findVisible(principal, params.id)
     await bouncer.with('BuyerPolicy').authorize('update')
     const input = await request.validateUsing(updateBuyerValidator)
-    return buyerToJson(await this.buyers.update(principal, buyer, input))
+    return serialize(BuyerTransformer.transform(await this.buyers.update(principal, buyer, input)))
   }
 }

@@ -1,7 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import CallService from '#services/calls/call_service'
-import { callToJson } from '#transformers/call_transformer'
+import CallTransformer from '#transformers/call_transformer'
 import { CALL_VENDORS, callFromVendor } from '#services/calls/call_vendors'
 import ApiProblem from '#exceptions/api_problem'
 import { CALLRAIL_FIELDS, callValidator, vendorCallValidators } from '#validators/call'
@@ -11,14 +11,16 @@ import { verifyCallrailRequest } from '#services/calls/callrail_signature'
 export default class CallsController {
   constructor(protected calls: CallService) {}
 
-  async store({ request, response, principal, bouncer }: HttpContext) {
+  async store(ctx: HttpContext) {
+    const { request, principal, bouncer } = ctx
     await bouncer.with('CallPolicy').authorize('create')
     const input = await request.validateUsing(callValidator)
-    return this.answer(response, await this.calls.record(principal, 'api', input))
+    return this.answer(ctx, await this.calls.record(principal, 'api', input))
   }
 
   /** A vendor's own webhook body, mapped from its documented field names. */
-  async storeFromVendor({ route, request, response, principal, bouncer }: HttpContext) {
+  async storeFromVendor(ctx: HttpContext) {
+    const { route, request, principal, bouncer } = ctx
     const vendor = CALL_VENDORS.find((name) => route?.pattern.endsWith(`/calls/${name}`))
     if (!vendor) throw ApiProblem.notFound('call vendor')
     await bouncer.with('CallPolicy').authorize('create')
@@ -36,20 +38,23 @@ export default class CallsController {
       ...Object.fromEntries(Object.entries(mapped).filter(([, value]) => value !== null)),
       ...(mapped.started_at ? { started_at: mapped.started_at.toISOString() } : {}),
     })
-    return this.answer(response, await this.calls.record(principal, vendor, input))
+    return this.answer(ctx, await this.calls.record(principal, vendor, input))
   }
 
-  async forLead({ params, principal, bouncer }: HttpContext) {
+  async forLead({ params, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('CallPolicy').authorize('viewList')
     const calls = await this.calls.forLead(principal, params.id)
-    return { data: calls.map(callToJson) }
+    return { data: await serialize(CallTransformer.transform(calls)) }
   }
 
-  private answer(
-    response: HttpContext['response'],
+  private async answer(
+    { response, serialize }: HttpContext,
     result: Awaited<ReturnType<CallService['record']>>
   ) {
-    const body = { ...callToJson(result.call), candidates: result.candidates }
+    const body = {
+      ...(await serialize(CallTransformer.transform(result.call))),
+      candidates: result.candidates,
+    }
     return result.created ? response.created(body) : response.ok(body)
   }
 }

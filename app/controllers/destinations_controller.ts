@@ -2,8 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import DestinationService from '#services/selling/destination_service'
 import { testDestination } from '#services/selling/destination_tester'
-import { pageToJson } from '#services/sql/cursor_pagination'
-import { destinationToJson } from '#transformers/destination_transformer'
+import DestinationTransformer from '#transformers/destination_transformer'
 import {
   createDestinationValidator,
   listDestinationsValidator,
@@ -16,14 +15,14 @@ import {
 export default class DestinationsController {
   constructor(protected destinations: DestinationService) {}
 
-  async index({ params, request, principal, bouncer }: HttpContext) {
+  async index({ params, request, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('DestinationPolicy').authorize('view')
     const query = await listDestinationsValidator.validate(request.qs())
     const page = await this.destinations.list(principal, params.id, query)
-    return pageToJson(page, destinationToJson)
+    return serializePage(DestinationTransformer.transform(page.data), page.nextCursor)
   }
 
-  async store({ params, request, response, principal, bouncer }: HttpContext) {
+  async store({ params, request, response, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('DestinationPolicy').authorize('change')
     const input = await request.validateUsing(createDestinationValidator)
     const { destination, signingSecret } = await this.destinations.create(
@@ -32,23 +31,23 @@ export default class DestinationsController {
       input
     )
     return response.created({
-      ...destinationToJson(destination),
+      ...(await serialize(DestinationTransformer.transform(destination))),
       ...(signingSecret ? { signing_secret: signingSecret } : {}),
     })
   }
 
-  async show({ params, principal, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('DestinationPolicy').authorize('view')
-    return destinationToJson(
-      await this.destinations.find(principal, params.id, params.destination_id)
-    )
+    const destination = await this.destinations.find(principal, params.id, params.destination_id)
+    return serialize(DestinationTransformer.transform(destination))
   }
 
-  async update({ params, request, principal, bouncer }: HttpContext) {
+  async update({ params, request, principal, bouncer, serialize }: HttpContext) {
     const destination = await this.destinations.find(principal, params.id, params.destination_id)
     await bouncer.with('DestinationPolicy').authorize('change')
     const patch = await request.validateUsing(updateDestinationValidator)
-    return destinationToJson(await this.destinations.update(principal, destination, patch))
+    const updated = await this.destinations.update(principal, destination, patch)
+    return serialize(DestinationTransformer.transform(updated))
   }
 
   async destroy({ params, response, principal, bouncer }: HttpContext) {

@@ -11,8 +11,8 @@ import {
   tooManyFiles,
 } from '#services/money/dispute_files'
 import ApiProblem from '#exceptions/api_problem'
-import { pageToJson } from '#services/sql/cursor_pagination'
-import { disputeSummaryToJson, disputeToJson } from '#transformers/dispute_transformer'
+import DisputeTransformer from '#transformers/dispute_transformer'
+import DisputeDetailTransformer from '#transformers/dispute_detail_transformer'
 import {
   decideDisputeValidator,
   listDisputesValidator,
@@ -35,26 +35,27 @@ export default class DisputesController {
     protected leads: LeadService
   ) {}
 
-  async index({ request, principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('DisputePolicy').authorize('view')
     const filters = await listDisputesValidator.validate(request.qs())
     const page = await this.reader.list(principal, filters)
-    const audience = audienceOf(principal)
-    return pageToJson(page, (dispute) => disputeSummaryToJson(dispute, audience))
+    const disputes = DisputeTransformer.transform(page.data, audienceOf(principal))
+    return serializePage(disputes, page.nextCursor)
   }
 
-  async show({ params, principal, bouncer }: HttpContext) {
-    await bouncer.with('DisputePolicy').authorize('view')
-    return disputeToJson(await this.reader.show(principal, params.id), audienceOf(principal))
+  async show(ctx: HttpContext) {
+    await ctx.bouncer.with('DisputePolicy').authorize('view')
+    return this.present(ctx, ctx.params.id)
   }
 
   /** POST /v1/leads/{id}/disputes */
-  async store({ params, request, response, principal, bouncer }: HttpContext) {
+  async store(ctx: HttpContext) {
+    const { params, request, response, principal, bouncer } = ctx
     await this.leads.visiblePublisherId(principal, params.id)
     await bouncer.with('DisputePolicy').authorize('open')
     const input = await request.validateUsing(openDisputeValidator)
     const id = await this.disputes.open(principal, params.id, input)
-    return response.status(201).send(await this.present(principal, id))
+    return response.status(201).send(await this.present(ctx, id))
   }
 
   async respond(ctx: HttpContext) {
@@ -66,27 +67,30 @@ export default class DisputesController {
       ? await readMultipart(ctx)
       : { ...(await request.validateUsing(respondToDisputeValidator)), files: [] }
     await this.disputes.respond(principal, params.id, { text, files: acceptFiles(files) })
-    return response.status(201).send(await this.present(principal, params.id))
+    return response.status(201).send(await this.present(ctx, params.id))
   }
 
-  async decide({ params, request, principal, bouncer }: HttpContext) {
+  async decide(ctx: HttpContext) {
+    const { params, request, principal, bouncer } = ctx
     await this.reader.findVisible(principal, params.id)
     await bouncer.with('DisputePolicy').authorize('decide')
     const input = await request.validateUsing(decideDisputeValidator)
     await this.disputes.decide(principal, params.id, input)
-    return this.present(principal, params.id)
+    return this.present(ctx, params.id)
   }
 
-  async withdraw({ params, request, principal, bouncer }: HttpContext) {
+  async withdraw(ctx: HttpContext) {
+    const { params, request, principal, bouncer } = ctx
     await this.reader.findVisible(principal, params.id)
     await bouncer.with('DisputePolicy').authorize('withdraw')
     await request.validateUsing(withdrawDisputeValidator)
     await this.disputes.withdraw(principal, params.id)
-    return this.present(principal, params.id)
+    return this.present(ctx, params.id)
   }
 
-  private async present(principal: HttpContext['principal'], id: string) {
-    return disputeToJson(await this.reader.show(principal, id), audienceOf(principal))
+  private async present({ principal, serialize }: HttpContext, id: string) {
+    const detail = await this.reader.show(principal, id)
+    return serialize(DisputeDetailTransformer.transform(detail, audienceOf(principal)))
   }
 }
 

@@ -1,42 +1,47 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import FormService from '#services/forms/form_service'
-import { pageToJson } from '#services/sql/cursor_pagination'
 import { createFormValidator, listFormsValidator, updateFormValidator } from '#validators/form'
-import { consentVersionToJson, formToJson } from '#transformers/form_transformer'
+import FormTransformer from '#transformers/form_transformer'
+import FormConsentVersionTransformer from '#transformers/form_consent_version_transformer'
+import FormFunnelTransformer from '#transformers/form_funnel_transformer'
 
 @inject()
 export default class FormsController {
   constructor(protected forms: FormService) {}
 
-  async store({ request, response, principal, bouncer }: HttpContext) {
+  async store({ request, response, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('FormPolicy').authorize('create')
     const input = await request.validateUsing(createFormValidator)
-    return response.created(formToJson(await this.forms.create(principal, input)))
+    const form = await this.forms.create(principal, input)
+    return response.created(await serialize(FormTransformer.transform(form)))
   }
 
-  async index({ request, principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('FormPolicy').authorize('viewList')
     const filters = await request.validateUsing(listFormsValidator)
-    return pageToJson(await this.forms.list(principal, filters), formToJson)
+    const page = await this.forms.list(principal, filters)
+    return serializePage(FormTransformer.transform(page.data), page.nextCursor)
   }
 
-  async show({ params, principal, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer, serialize }: HttpContext) {
     const form = await this.forms.findVisible(principal, params.id)
     await bouncer.with('FormPolicy').authorize('view')
     const details = await this.forms.detailsOf(form)
     return {
-      ...formToJson(form),
-      consent_versions: details.consentVersions.map(consentVersionToJson),
-      funnel: details.funnel,
+      ...(await serialize(FormTransformer.transform(form))),
+      consent_versions: await serialize(
+        FormConsentVersionTransformer.transform(details.consentVersions)
+      ),
+      funnel: await serialize(FormFunnelTransformer.transform(details.funnel)),
       missing_required_fields: details.missingRequiredFields,
     }
   }
 
-  async update({ params, request, principal, bouncer }: HttpContext) {
+  async update({ params, request, principal, bouncer, serialize }: HttpContext) {
     const form = await this.forms.findVisible(principal, params.id)
     await bouncer.with('FormPolicy').authorize('update')
     const input = await request.validateUsing(updateFormValidator)
-    return formToJson(await this.forms.update(principal, form, input))
+    return serialize(FormTransformer.transform(await this.forms.update(principal, form, input)))
   }
 }

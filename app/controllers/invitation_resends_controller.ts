@@ -4,7 +4,7 @@ import InvitationService from '#services/access/invitation_service'
 import UserInvitationService from '#services/access/user_invitation_service'
 import UserService from '#services/access/user_service'
 import PublisherService from '#services/catalogue/publisher_service'
-import { resentInvitationToJson } from '#transformers/invitation_transformer'
+import InvitationTransformer from '#transformers/invitation_transformer'
 
 /** A fresh invitation link, mailed again; the earlier one stops working. */
 @inject()
@@ -16,15 +16,17 @@ export default class InvitationResendsController {
     protected userInvitations: UserInvitationService
   ) {}
 
-  async publisher({ params, principal, bouncer }: HttpContext) {
+  async publisher({ params, principal, bouncer, serialize }: HttpContext) {
     const publisher = await this.publishers.findVisible(principal, params.id)
     await bouncer.with('PublisherPolicy').authorize('resendInvitation')
-    return resentInvitationToJson(await this.invitations.resend(principal, publisher))
+    const resent = await this.invitations.resend(principal, publisher)
+    return serialize(InvitationTransformer.transform(resent))
   }
 
-  async user({ params, principal, bouncer }: HttpContext) {
+  async user({ params, principal, bouncer, serialize }: HttpContext) {
     const user = await this.users.findVisible(principal, params.id)
     await bouncer.with('UserPolicy').authorize('resendInvitation')
-    return resentInvitationToJson(await this.userInvitations.resend(principal, user))
+    const resent = await this.userInvitations.resend(principal, user)
+    return serialize(InvitationTransformer.transform(resent))
   }
 }

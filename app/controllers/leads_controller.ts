@@ -6,6 +6,7 @@ import LeadReviewService from '#services/leads/lead_review_service'
 import { leadsCsv } from '#services/leads/lead_csv'
 import { idempotencyOf, sendAnswerAfterSale } from '#controllers/concerns/intake_answer'
 import { createLeadValidator, listLeadsValidator, reviewLeadValidator } from '#validators/lead'
+import LeadTransformer from '#transformers/lead_transformer'
 
 @inject()
 export default class LeadsController {
@@ -27,10 +28,13 @@ export default class LeadsController {
   }
 
   /** The visible leads a page at a time, or with `?format=csv` all of them as a streamed CSV. */
-  async index({ request, response, principal, bouncer }: HttpContext) {
+  async index({ request, response, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('LeadPolicy').authorize('view')
     const { format, ...filters } = await listLeadsValidator.validate(request.qs())
-    if (format !== 'csv') return this.leads.list(principal, filters)
+    if (format !== 'csv') {
+      const page = await this.leads.list(principal, filters)
+      return serializePage(LeadTransformer.transform(page.data), page.next_cursor)
+    }
     // Refused filters answer before the download starts.
     assertFiltersAllowed(principal, filters)
     response.header('Content-Type', 'text/csv; charset=utf-8')
@@ -39,15 +43,15 @@ export default class LeadsController {
     return response.stream(leadsCsv(this.leads, principal, filters))
   }
 
-  async show({ params, principal, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('LeadPolicy').authorize('view')
-    return this.leads.findVisible(principal, params.id)
+    return serialize(LeadTransformer.transform(await this.leads.findVisible(principal, params.id)))
   }
 
-  async review({ params, request, principal, bouncer }: HttpContext) {
+  async review({ params, request, principal, bouncer, serialize }: HttpContext) {
     const lead = await this.reviews.findVisible(principal, params.id)
     await bouncer.with('LeadPolicy').authorize('review')
     const input = await request.validateUsing(reviewLeadValidator)
-    return this.reviews.review(principal, lead, input)
+    return serialize(LeadTransformer.transform(await this.reviews.review(principal, lead, input)))
   }
 }

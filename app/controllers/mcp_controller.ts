@@ -23,13 +23,14 @@ export default class McpController {
     protected disputeReader: DisputeReader
   ) {}
 
-  async handle({ request, response, principal }: HttpContext) {
+  async handle({ request, response, principal, serialize }: HttpContext) {
     const server = buildMcpServer(agentOf(principal), {
       intake: this.intake,
       leads: this.leads,
       reports: this.reports,
       disputes: this.disputes,
       disputeReader: this.disputeReader,
+      serialize,
     })
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

@@ -1,8 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import PayoutService from '#services/money/payout_service'
-import { pageToJson } from '#services/sql/cursor_pagination'
-import { payoutToJson } from '#transformers/payout_transformer'
+import PayoutTransformer from '#transformers/payout_transformer'
 import {
   listPayoutsValidator,
   markPayoutFailedValidator,
@@ -14,32 +13,33 @@ import {
 export default class PayoutsController {
   constructor(protected payouts: PayoutService) {}
 
-  async index({ request, principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('PayoutPolicy').authorize('viewList')
     const filters = await listPayoutsValidator.validate(request.qs())
-    return pageToJson(await this.payouts.list(principal, filters), (row) => payoutToJson(row))
+    const page = await this.payouts.list(principal, filters)
+    return serializePage(PayoutTransformer.transform(page.data), page.nextCursor)
   }
 
-  async show({ params, principal, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('PayoutPolicy').authorize('view')
     const { payout, lines } = await this.payouts.find(principal, params.id)
-    return payoutToJson(payout, lines)
+    return serialize(PayoutTransformer.transform(payout, lines))
   }
 
-  async markPaid({ params, request, principal, bouncer }: HttpContext) {
+  async markPaid({ params, request, principal, bouncer, serialize }: HttpContext) {
     await this.lookUpFirst(principal, params.id)
     await bouncer.with('PayoutPolicy').authorize('markPaid')
     const { reference } = await request.validateUsing(markPayoutPaidValidator)
     const { payout, lines } = await this.payouts.markPaid(principal, params.id, reference)
-    return payoutToJson(payout, lines)
+    return serialize(PayoutTransformer.transform(payout, lines))
   }
 
-  async markFailed({ params, request, principal, bouncer }: HttpContext) {
+  async markFailed({ params, request, principal, bouncer, serialize }: HttpContext) {
     await this.lookUpFirst(principal, params.id)
     await bouncer.with('PayoutPolicy').authorize('markFailed')
     const { reason } = await request.validateUsing(markPayoutFailedValidator)
     const { payout, lines } = await this.payouts.markFailed(principal, params.id, reason)
-    return payoutToJson(payout, lines)
+    return serialize(PayoutTransformer.transform(payout, lines))
   }
 
   /**

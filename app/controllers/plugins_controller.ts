@@ -1,8 +1,9 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import PluginService from '#services/plugins/plugin_service'
-import { pageToJson } from '#services/sql/cursor_pagination'
-import { deliveryToJson } from '#transformers/webhook_transformer'
+import PluginInstallationTransformer from '#transformers/plugin_installation_transformer'
+import PluginManifestTransformer from '#transformers/plugin_manifest_transformer'
+import WebhookDeliveryTransformer from '#transformers/webhook_delivery_transformer'
 import ApiProblem from '#exceptions/api_problem'
 import { NO_CODE_PLATFORMS, noCodeTemplate } from '#services/plugins/no_code_templates'
 import {
@@ -17,37 +18,43 @@ export default class PluginsController {
   constructor(protected plugins: PluginService) {}
 
   /** The adapters this installation of Leadgate loaded, and those it skipped. */
-  async available({ bouncer }: HttpContext) {
+  async available({ bouncer, serialize }: HttpContext) {
     await bouncer.with('PluginPolicy').authorize('viewList')
-    return this.plugins.available()
+    const { data, broken } = this.plugins.available()
+    return { data: await serialize(PluginManifestTransformer.transform(data)), broken }
   }
 
-  async index({ params, principal, bouncer }: HttpContext) {
+  async index({ params, principal, bouncer, serialize }: HttpContext) {
     await this.plugins.label(principal, params.id)
     await bouncer.with('PluginPolicy').authorize('viewList')
     const rows = await this.plugins.list(principal, params.id)
-    return { data: await Promise.all(rows.map((row) => this.plugins.toJson(row))) }
+    const installations = await Promise.all(rows.map((row) => this.plugins.toJson(row)))
+    return { data: await serialize(PluginInstallationTransformer.transform(installations)) }
   }
 
-  async store({ params, request, response, principal, bouncer }: HttpContext) {
+  async store({ params, request, response, principal, bouncer, serialize }: HttpContext) {
     await this.plugins.label(principal, params.id)
     await bouncer.with('PluginPolicy').authorize('create')
     const input = await request.validateUsing(installPluginValidator)
     const installation = await this.plugins.install(principal, params.id, input)
-    return response.created(await this.plugins.toJson(installation))
+    const json = await this.plugins.toJson(installation)
+    return response.created(await serialize(PluginInstallationTransformer.transform(json)))
   }
 
   async show(ctx: HttpContext) {
     const installation = await this.installation(ctx)
     await ctx.bouncer.with('PluginPolicy').authorize('view')
-    return this.plugins.toJson(installation)
+    const json = await this.plugins.toJson(installation)
+    return ctx.serialize(PluginInstallationTransformer.transform(json))
   }
 
   async update(ctx: HttpContext) {
     const installation = await this.installation(ctx)
     await ctx.bouncer.with('PluginPolicy').authorize('update')
     const patch = await ctx.request.validateUsing(updatePluginValidator)
-    return this.plugins.toJson(await this.plugins.update(ctx.principal, installation, patch))
+    const updated = await this.plugins.update(ctx.principal, installation, patch)
+    const json = await this.plugins.toJson(updated)
+    return ctx.serialize(PluginInstallationTransformer.transform(json))
   }
 
   async destroy(ctx: HttpContext) {
@@ -61,10 +68,8 @@ export default class PluginsController {
     const installation = await this.installation(ctx)
     await ctx.bouncer.with('PluginPolicy').authorize('view')
     const filters = await pluginDeliveriesValidator.validate(ctx.request.qs())
-    return pageToJson(
-      await this.plugins.deliveryLog(ctx.principal, installation, filters),
-      deliveryToJson
-    )
+    const page = await this.plugins.deliveryLog(ctx.principal, installation, filters)
+    return ctx.serializePage(WebhookDeliveryTransformer.transform(page.data), page.nextCursor)
   }
 
   async test(ctx: HttpContext) {

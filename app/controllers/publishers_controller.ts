@@ -2,14 +2,13 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import PublisherService from '#services/catalogue/publisher_service'
 import OnboardingService from '#services/catalogue/onboarding_service'
-import { pageToJson } from '#services/sql/cursor_pagination'
 import {
   confirmRulesValidator,
   createPublisherValidator,
   listPublishersValidator,
   updatePublisherValidator,
 } from '#validators/publisher'
-import { publisherToJson } from '#transformers/publisher_transformer'
+import PublisherTransformer from '#transformers/publisher_transformer'
 
 @inject()
 export default class PublishersController {
@@ -18,25 +17,27 @@ export default class PublishersController {
     protected onboarding: OnboardingService
   ) {}
 
-  async store({ request, response, principal, bouncer }: HttpContext) {
+  async store({ request, response, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('PublisherPolicy').authorize('create')
     const input = await request.validateUsing(createPublisherValidator)
-    return response.created(publisherToJson(await this.publishers.create(principal, input)))
+    const publisher = await this.publishers.create(principal, input)
+    return response.created(await serialize(PublisherTransformer.transform(publisher)))
   }
 
-  async index({ request, principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('PublisherPolicy').authorize('viewList')
     const filters = await request.validateUsing(listPublishersValidator)
-    return pageToJson(await this.publishers.list(principal, filters), publisherToJson)
+    const page = await this.publishers.list(principal, filters)
+    return serializePage(PublisherTransformer.transform(page.data), page.nextCursor)
   }
 
-  async show({ params, principal, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer, serialize }: HttpContext) {
     const publisher = await this.publishers.findVisible(principal, params.id)
     await bouncer.with('PublisherPolicy').authorize('view', publisher)
-    return publisherToJson(publisher)
+    return serialize(PublisherTransformer.transform(publisher))
   }
 
-  async update({ params, request, principal, bouncer }: HttpContext) {
+  async update({ params, request, principal, bouncer, serialize }: HttpContext) {
     const publisher = await this.publishers.findVisible(principal, params.id)
     const input = await request.validateUsing(updatePublisherValidator)
     // What the validated input changes decides whether a publisher may do it itself.
@@ -44,19 +45,22 @@ export default class PublishersController {
       (field) => input[field as keyof typeof input] !== undefined
     )
     await bouncer.with('PublisherPolicy').authorize('update', publisher, changes)
-    return publisherToJson(await this.publishers.update(principal, publisher, input))
+    const updated = await this.publishers.update(principal, publisher, input)
+    return serialize(PublisherTransformer.transform(updated))
   }
 
-  async confirmRules({ params, request, principal, bouncer }: HttpContext) {
+  async confirmRules({ params, request, principal, bouncer, serialize }: HttpContext) {
     const publisher = await this.publishers.findVisible(principal, params.id)
     await bouncer.with('PublisherPolicy').authorize('confirmRules', publisher)
     const { rules_version: version } = await request.validateUsing(confirmRulesValidator)
-    return publisherToJson(await this.onboarding.confirmRules(principal, publisher, version))
+    const confirmed = await this.onboarding.confirmRules(principal, publisher, version)
+    return serialize(PublisherTransformer.transform(confirmed))
   }
 
-  async requestGoLive({ params, principal, bouncer }: HttpContext) {
+  async requestGoLive({ params, principal, bouncer, serialize }: HttpContext) {
     const publisher = await this.publishers.findVisible(principal, params.id)
     await bouncer.with('PublisherPolicy').authorize('requestGoLive', publisher)
-    return publisherToJson(await this.onboarding.requestGoLive(principal, publisher))
+    const requested = await this.onboarding.requestGoLive(principal, publisher)
+    return serialize(PublisherTransformer.transform(requested))
   }
 }

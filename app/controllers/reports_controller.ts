@@ -3,6 +3,8 @@ import type { HttpContext } from '@adonisjs/core/http'
 import ReportService from '#services/reports/report_service'
 import { reportCsv } from '#services/reports/report_csv'
 import { kpiReportValidator, timeseriesReportValidator } from '#validators/report'
+import KpiReportTransformer from '#transformers/kpi_report_transformer'
+import TimeseriesTransformer from '#transformers/timeseries_transformer'
 
 /** GET /v1/reports/kpis and /timeseries: JSON, or CSV with `Accept: text/csv` or `?format=csv`. */
 @inject()
@@ -16,7 +18,8 @@ export default class ReportsController {
       ctx.principal,
       await this.reports.kpiQuery(ctx.principal, input)
     )
-    return send(ctx, input.format, report, 'kpis')
+    if (!wantsCsv(ctx, input.format)) return ctx.serialize(KpiReportTransformer.transform(report))
+    return sendCsv(ctx, report, 'kpis')
   }
 
   async timeseries(ctx: HttpContext) {
@@ -26,20 +29,19 @@ export default class ReportsController {
       ctx.principal,
       await this.reports.timeseriesQuery(ctx.principal, input)
     )
-    return send(ctx, input.format, series, `timeseries-${series.metric}`)
+    if (!wantsCsv(ctx, input.format)) return ctx.serialize(TimeseriesTransformer.transform(series))
+    return sendCsv(ctx, series, `timeseries-${series.metric}`)
   }
 }
 
-function send(
-  { request, response }: HttpContext,
-  format: 'json' | 'csv' | undefined,
-  report: Parameters<typeof reportCsv>[0],
-  name: string
-) {
-  const csv =
+function wantsCsv({ request }: HttpContext, format: 'json' | 'csv' | undefined) {
+  return (
     format === 'csv' ||
     (format === undefined && request.accepts(['application/json', 'text/csv']) === 'text/csv')
-  if (!csv) return report
+  )
+}
+
+function sendCsv({ response }: HttpContext, report: Parameters<typeof reportCsv>[0], name: string) {
   const day = (at: string) => at.slice(0, 10)
   response.header('Content-Type', 'text/csv; charset=utf-8')
   response.header(

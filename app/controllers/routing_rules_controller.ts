@@ -1,51 +1,53 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import type Principal from '#auth/principal'
 import RoutingRuleService from '#services/routing/routing_rule_service'
-import { pageToJson } from '#services/sql/cursor_pagination'
 import {
   createRoutingRuleValidator,
   listRoutingRulesValidator,
   updateRoutingRuleValidator,
 } from '#validators/routing_rule'
-import { routingRuleToJson } from '#transformers/routing_rule_transformer'
-
-/** A buyer reads its own rules without the publisher side of them. */
-const readerOf = (principal: Principal) => ({ buyer: principal.kind === 'buyer' })
+import RoutingRuleTransformer from '#transformers/routing_rule_transformer'
 
 @inject()
 export default class RoutingRulesController {
   constructor(protected rules: RoutingRuleService) {}
 
-  async store({ request, response, principal, bouncer }: HttpContext) {
+  async store({ request, response, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('RoutingRulePolicy').authorize('create')
     const input = await request.validateUsing(createRoutingRuleValidator)
     const rule = await this.rules.create(principal, input)
-    return response.created(routingRuleToJson(rule, await this.rules.labelSlugsFor([rule])))
+    const slugs = await this.rules.labelSlugsFor([rule])
+    return response.created(await serialize(RoutingRuleTransformer.transform(rule, slugs)))
   }
 
-  async index({ request, principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('RoutingRulePolicy').authorize('viewList')
     const page = await this.rules.list(
       principal,
       await request.validateUsing(listRoutingRulesValidator)
     )
     const slugs = await this.rules.labelSlugsFor(page.data)
-    return pageToJson(page, (rule) => routingRuleToJson(rule, slugs, readerOf(principal)))
+    const rules = RoutingRuleTransformer.transform(page.data, slugs)
+    // A buyer reads its own rules without the publisher side of them.
+    return principal.kind === 'buyer'
+      ? serializePage(rules.useVariant('forBuyer'), page.nextCursor)
+      : serializePage(rules, page.nextCursor)
   }
 
-  async show({ params, principal, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer, serialize }: HttpContext) {
     const rule = await this.rules.findVisible(principal, params.id)
     await bouncer.with('RoutingRulePolicy').authorize('view')
-    return routingRuleToJson(rule, await this.rules.labelSlugsFor([rule]), readerOf(principal))
+    const shown = RoutingRuleTransformer.transform(rule, await this.rules.labelSlugsFor([rule]))
+    return principal.kind === 'buyer' ? serialize(shown.useVariant('forBuyer')) : serialize(shown)
   }
 
-  async update({ params, request, principal, bouncer }: HttpContext) {
+  async update({ params, request, principal, bouncer, serialize }: HttpContext) {
     const rule = await this.rules.findVisible(principal, params.id)
     await bouncer.with('RoutingRulePolicy').authorize('update')
     const patch = await request.validateUsing(updateRoutingRuleValidator)
     await this.rules.update(principal, rule, patch)
-    return routingRuleToJson(rule, await this.rules.labelSlugsFor([rule]), readerOf(principal))
+    const shown = RoutingRuleTransformer.transform(rule, await this.rules.labelSlugsFor([rule]))
+    return principal.kind === 'buyer' ? serialize(shown.useVariant('forBuyer')) : serialize(shown)
   }
 
   async destroy({ params, response, principal, bouncer }: HttpContext) {

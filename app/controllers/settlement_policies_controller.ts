@@ -3,6 +3,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import LabelService from '#services/catalogue/label_service'
 import SettlementPolicyService from '#services/money/settlement_policy_service'
 import { settlementPolicyValidator } from '#validators/settlement'
+import SettlementPolicyTransformer from '#transformers/settlement_policy_transformer'
 
 @inject()
 export default class SettlementPoliciesController {
@@ -11,16 +12,17 @@ export default class SettlementPoliciesController {
     protected policies: SettlementPolicyService
   ) {}
 
-  async show({ params, principal, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer, serialize }: HttpContext) {
     const label = await this.labels.findVisible(principal, params.id)
     await bouncer.with('SettlementPolicy').authorize('viewRules')
-    return this.policies.show(label)
+    return serialize(SettlementPolicyTransformer.transform(await this.policies.show(label)))
   }
 
-  async update({ params, request, principal, bouncer }: HttpContext) {
+  async update({ params, request, principal, bouncer, serialize }: HttpContext) {
     const label = await this.labels.findVisible(principal, params.id)
     await bouncer.with('SettlementPolicy').authorize('changeRules')
     const policy = await request.validateUsing(settlementPolicyValidator)
-    return this.policies.replace(principal, label, policy)
+    const replaced = await this.policies.replace(principal, label, policy)
+    return serialize(SettlementPolicyTransformer.transform(replaced))
   }
 }

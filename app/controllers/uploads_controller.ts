@@ -3,8 +3,8 @@ import type { HttpContext } from '@adonisjs/core/http'
 import ApiProblem from '#exceptions/api_problem'
 import UploadService, { type FileSink } from '#services/uploads/upload_service'
 import UploadListing from '#services/uploads/upload_listing'
-import { pageToJson } from '#services/sql/cursor_pagination'
-import { uploadRowToJson, uploadToJson } from '#transformers/upload_transformer'
+import UploadTransformer from '#transformers/upload_transformer'
+import UploadRowTransformer from '#transformers/upload_row_transformer'
 import {
   acceptUploadValidator,
   listUploadRowsValidator,
@@ -25,10 +25,11 @@ export default class UploadsController {
   ) {}
 
   /** Newest first: a publisher's own, the operator's every publisher's (or `publisher_id`'s). */
-  async index({ request, principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('UploadPolicy').authorize('view')
     const filters = await listUploadsValidator.validate(request.qs())
-    return pageToJson(await this.listing.list(principal, filters), uploadToJson)
+    const page = await this.listing.list(principal, filters)
+    return serializePage(UploadTransformer.transform(page.data), page.nextCursor)
   }
 
   async store(ctx: HttpContext) {
@@ -42,16 +43,16 @@ export default class UploadsController {
       )
     }
     const upload = await this.uploads.receive(ctx.principal, (sink) => readBody(ctx, sink))
-    return ctx.response.status(202).send(uploadToJson(upload))
+    return ctx.response.status(202).send(await ctx.serialize(UploadTransformer.transform(upload)))
   }
 
-  async show({ params, principal, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('UploadPolicy').authorize('view')
-    return uploadToJson(await this.uploads.find(principal, params.id))
+    return serialize(UploadTransformer.transform(await this.uploads.find(principal, params.id)))
   }
 
   /** The rows, a page at a time; with `Accept: text/csv`, the whole report as a download. */
-  async rows({ params, request, response, principal, bouncer }: HttpContext) {
+  async rows({ params, request, response, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('UploadPolicy').authorize('view')
     const filters = await listUploadRowsValidator.validate(request.qs())
     if (request.accepts(['application/json', 'text/csv']) === 'text/csv') {
@@ -61,14 +62,15 @@ export default class UploadsController {
       response.header('Cache-Control', 'no-store')
       return response.stream(report)
     }
-    return pageToJson(await this.uploads.rows(principal, params.id, filters), uploadRowToJson)
+    const page = await this.uploads.rows(principal, params.id, filters)
+    return serializePage(UploadRowTransformer.transform(page.data), page.nextCursor)
   }
 
-  async accept({ params, request, response, principal, bouncer }: HttpContext) {
+  async accept({ params, request, response, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('UploadPolicy').authorize('accept')
     const input = await request.validateUsing(acceptUploadValidator)
     const upload = await this.uploads.accept(principal, params.id, input.include_flagged ?? false)
-    return response.status(202).send(uploadToJson(upload))
+    return response.status(202).send(await serialize(UploadTransformer.transform(upload)))
   }
 }
 

@@ -1,9 +1,9 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import { pageValidator } from '#validators/pagination'
-import { paginate, pageToJson } from '#services/sql/cursor_pagination'
+import { paginate } from '#services/sql/cursor_pagination'
 import WebhookEndpointService from '#services/webhooks/endpoint_service'
-import { endpointToJson } from '#transformers/webhook_transformer'
+import WebhookEndpointTransformer from '#transformers/webhook_endpoint_transformer'
 import {
   createWebhookEndpointValidator,
   updateWebhookEndpointValidator,
@@ -13,32 +13,35 @@ import {
 export default class WebhookEndpointsController {
   constructor(protected endpoints: WebhookEndpointService) {}
 
-  async store({ request, response, principal, bouncer }: HttpContext) {
+  async store({ request, response, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('WebhookEndpointPolicy').authorize('create')
     const input = await request.validateUsing(createWebhookEndpointValidator)
     const { endpoint, secret } = await this.endpoints.create(principal, input)
-    return response.created({ ...endpointToJson(endpoint), secret })
+    const json = await serialize(WebhookEndpointTransformer.transform(endpoint))
+    return response.created({ ...json, secret })
   }
 
-  async index({ request, principal, bouncer }: HttpContext) {
+  async index({ request, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('WebhookEndpointPolicy').authorize('viewList')
     const page = await paginate(
       this.endpoints.visibleTo(principal),
       await pageValidator.validate(request.qs())
     )
-    return pageToJson(page, endpointToJson)
+    return serializePage(WebhookEndpointTransformer.transform(page.data), page.nextCursor)
   }
 
-  async show({ params, principal, bouncer }: HttpContext) {
+  async show({ params, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('WebhookEndpointPolicy').authorize('view')
-    return endpointToJson(await this.endpoints.findVisible(principal, params.id))
+    const endpoint = await this.endpoints.findVisible(principal, params.id)
+    return serialize(WebhookEndpointTransformer.transform(endpoint))
   }
 
-  async update({ params, request, principal, bouncer }: HttpContext) {
+  async update({ params, request, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('WebhookEndpointPolicy').authorize('update')
     const patch = await request.validateUsing(updateWebhookEndpointValidator)
     const endpoint = await this.endpoints.findVisible(principal, params.id)
-    return endpointToJson(await this.endpoints.update(principal, endpoint, patch))
+    const updated = await this.endpoints.update(principal, endpoint, patch)
+    return serialize(WebhookEndpointTransformer.transform(updated))
   }
 
   async destroy({ params, response, principal, bouncer }: HttpContext) {

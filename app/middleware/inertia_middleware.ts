@@ -8,6 +8,12 @@ import { disputesAwaitingAnswer } from '#services/money/portal_sales'
 import type { PrincipalKind } from '#auth/principal'
 import Label from '#models/label'
 
+/** The toast that tells the result of the last action. */
+export type Notice = { severity?: 'success' | 'info' | 'warn' | 'error'; summary: string }
+
+/** A secret the last action made (an API key, a webhook signing secret), shown once. */
+export type OneTimeSecret = { label: string; value: string }
+
 /**
  * What every portal page knows: who is signed in (role and permissions gate the navigation),
  * whose brand to wear, and the result of the last action (a toast).
@@ -22,14 +28,15 @@ export default class InertiaMiddleware extends BaseInertiaMiddleware {
     return {
       errors: ctx.inertia.always(this.getValidationErrors(ctx)),
       user: ctx.inertia.always(
-        user
+        user && kind
           ? { email: user.email, role: user.role, kind, permissions: user.permissions }
           : undefined
       ),
       brand: ctx.inertia.always(await this.brand(ctx, kind, user?.publisherId, user?.labelId)),
-      notice: ctx.inertia.always(session?.flashMessages.get('notice') ?? null),
-      // A secret made by the last action (an API key, a webhook secret), shown once.
-      secret: ctx.inertia.always(session?.flashMessages.get('secret') ?? null),
+      notice: ctx.inertia.always<Notice | null>(session?.flashMessages.get('notice') ?? null),
+      secret: ctx.inertia.always<OneTimeSecret | null>(
+        session?.flashMessages.get('secret') ?? null
+      ),
       // The "Disputes" badge of a publisher's people: one count, on full page visits only.
       disputes_waiting:
         kind === 'publisher' && user?.publisherId && user.permissions.includes('read')
@@ -59,4 +66,9 @@ export default class InertiaMiddleware extends BaseInertiaMiddleware {
     this.dispose(ctx)
     return output
   }
+}
+
+declare module '@adonisjs/inertia/types' {
+  type MiddlewareSharedProps = InferSharedProps<InertiaMiddleware>
+  export interface SharedProps extends MiddlewareSharedProps {}
 }

@@ -1,10 +1,16 @@
+import { BaseTransformer } from '@adonisjs/core/transformers'
 import type { DateTime } from 'luxon'
+import { isoTime } from '#services/sql/timestamps'
+
+type ResentInvitation = { id: string; expiresAt: DateTime; sent: boolean }
 
 /** A re-issued invitation: the link itself travels only in the e-mail. */
-export function resentInvitationToJson(resent: { id: string; expiresAt: DateTime; sent: boolean }) {
-  return {
-    id: resent.id,
-    expires_at: resent.expiresAt.toUTC().toISO(),
-    email_sent: resent.sent,
+export default class InvitationTransformer extends BaseTransformer<ResentInvitation> {
+  toObject() {
+    return {
+      id: this.resource.id,
+      expires_at: isoTime(this.resource.expiresAt),
+      email_sent: this.resource.sent,
+    }
   }
 }

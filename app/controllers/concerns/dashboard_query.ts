@@ -5,6 +5,7 @@ import ApiProblem from '#exceptions/api_problem'
 import type ReportService from '#services/reports/report_service'
 import type { KpiQuery, ReportDimension, TimeseriesQuery } from '#services/reports/types'
 import { type DashboardPeriod, dashboardValidator } from '#validators/dashboard'
+import DashboardQueryTransformer from '#transformers/dashboard_query_transformer'
 
 /** A dashboard's period, table and chart, as its address asks (defaults for what it does not say). */
 export type DashboardQuery = {
@@ -77,24 +78,9 @@ export async function dashboardQueryOf(
   }
 }
 
-/** The page's own address parts, for its period picker, its selects and its links. */
-export function dashboardQueryJson(query: DashboardQuery) {
-  return {
-    period: query.period,
-    from: query.days.from,
-    to: query.days.to,
-    group_by: query.kpis.groupBy ?? 'publisher',
-    metric: query.timeseries.metric,
-    environment: query.kpis.filters.environment ?? 'live',
-    interval: query.timeseries.interval,
-    time_zone: query.timeseries.timeZone ?? 'UTC',
-    error: query.error,
-  }
-}
-
 /** The exports of a dashboard at `base`: the same address, as CSV and as JSON. */
 export function dashboardExports(base: string, query: DashboardQuery) {
-  const json = dashboardQueryJson(query)
+  const json = new DashboardQueryTransformer(query).toObject()
   const params = (format: string) =>
     new URLSearchParams({
       period: json.period,

@@ -17,7 +17,8 @@ import type DisputeService from '#services/money/dispute_service'
 import type DisputeReader from '#services/money/dispute_reader'
 import { DISPUTE_REASONS } from '#services/money/dispute_rules'
 import DisputePolicy from '#policies/dispute_policy'
-import { disputeToJson } from '#transformers/dispute_transformer'
+import DisputeDetailTransformer from '#transformers/dispute_detail_transformer'
+import type { HttpContext } from '@adonisjs/core/http'
 import { openDisputeValidator, respondToDisputeValidator } from '#validators/dispute'
 
 /** The key's own principal, acting as `agent:<key id>` in the audit trail and the access log. */
@@ -41,6 +42,8 @@ type Services = {
   reports: ReportService
   disputes: DisputeService
   disputeReader: DisputeReader
+  /** The request's serializer, for the answers shaped by transformers. */
+  serialize: HttpContext['serialize']
 }
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean }
 
@@ -186,8 +189,10 @@ export function buildMcpServer(principal: Principal, services: Services) {
   // POST /v1/disputes/{id}/responses in the same order: look up first, so what
   // is out of the key's sight is not_found and only a visible one forbidden.
   const disputePolicy = new DisputePolicy()
-  const presentDispute = async (id: string) =>
-    disputeToJson(await services.disputeReader.show(principal, id), audienceOf(principal))
+  const presentDispute = async (id: string) => {
+    const detail = await services.disputeReader.show(principal, id)
+    return services.serialize(DisputeDetailTransformer.transform(detail, audienceOf(principal)))
+  }
 
   server.registerTool(
     'open_dispute',

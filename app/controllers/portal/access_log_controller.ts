@@ -3,8 +3,7 @@ import vine from '@vinejs/vine'
 import type { HttpContext } from '@adonisjs/core/http'
 import AccessLogService from '#services/access/access_log_service'
 import UserService from '#services/access/user_service'
-import { pageToJson } from '#services/sql/cursor_pagination'
-import { accessLogEntryToJson } from '#transformers/access_log_transformer'
+import AccessLogTransformer from '#transformers/access_log_transformer'
 import { listAccessLogsValidator } from '#validators/access_log'
 
 /**
@@ -19,11 +18,14 @@ export default class PortalAccessLogController {
     protected users: UserService
   ) {}
 
-  async index({ request, inertia, principal, bouncer }: HttpContext) {
+  async index({ request, inertia, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('AccessLogPolicy').authorize('viewList')
     const filters = await listAccessLogsValidator.validate(request.qs())
     const page = await this.accessLog.list(principal, filters)
-    const entries = pageToJson(page, (entry) => accessLogEntryToJson(entry, principal))
+    const entries = await serializePage(
+      AccessLogTransformer.transform(page.data, principal),
+      page.nextCursor
+    )
 
     // A user actor ("publisher:<id>") reads as its e-mail where the reader may see that user.
     const userIds = [

@@ -3,8 +3,10 @@ import type { HttpContext } from '@adonisjs/core/http'
 import ApiKeyService from '#services/access/api_key_service'
 import OauthClientService from '#services/access/oauth_client_service'
 import { ownerDirectory } from '#services/catalogue/owner_directory'
-import { paginate, pageToJson } from '#services/sql/cursor_pagination'
-import { apiKeyToJson, oauthClientToJson } from '#transformers/credential_transformer'
+import { paginate } from '#services/sql/cursor_pagination'
+import OwnerDirectoryTransformer from '#transformers/owner_directory_transformer'
+import ApiKeyTransformer from '#transformers/api_key_transformer'
+import OauthClientTransformer from '#transformers/oauth_client_transformer'
 import { createApiKeyValidator, keysPageValidator } from '#validators/api_key'
 
 /**
@@ -19,7 +21,7 @@ export default class ApiKeysController {
     protected clients: OauthClientService
   ) {}
 
-  async index({ inertia, request, principal, bouncer }: HttpContext) {
+  async index({ inertia, request, principal, bouncer, serializePage }: HttpContext) {
     const credentials = bouncer.with('CredentialPolicy')
     await credentials.authorize('viewIssued')
     // A hand-edited address falls back to the first pages instead of failing the page.
@@ -38,9 +40,14 @@ export default class ApiKeysController {
 
     return inertia.render('integrations/keys', {
       base: `/${principal.kind}`,
-      apiKeys: pageToJson(apiKeys, apiKeyToJson),
-      oauthClients: oauthClients && pageToJson(oauthClients, oauthClientToJson),
-      owners,
+      apiKeys: await serializePage(ApiKeyTransformer.transform(apiKeys.data), apiKeys.nextCursor),
+      oauthClients:
+        oauthClients &&
+        (await serializePage(
+          OauthClientTransformer.transform(oauthClients.data),
+          oauthClients.nextCursor
+        )),
+      owners: OwnerDirectoryTransformer.transform(owners),
       canManage: manage,
       queryInvalid: Boolean(invalid),
     })

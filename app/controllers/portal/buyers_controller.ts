@@ -4,7 +4,7 @@ import BuyerService from '#services/catalogue/buyer_service'
 import RoutingRuleService from '#services/routing/routing_rule_service'
 import { buyerFigures } from '#services/catalogue/buyer_figures'
 import { createBuyerValidator, listBuyersValidator, updateBuyerValidator } from '#validators/buyer'
-import { buyerToJson } from '#transformers/buyer_transformer'
+import BuyerTransformer from '#transformers/buyer_transformer'
 import { routingRuleRows } from '#controllers/concerns/routing_rule_rows'
 
 /** The operator's buyers: the same validators, service and JSON as /v1/buyers. */
@@ -21,10 +21,7 @@ export default class BuyersController {
     const page = await this.buyers.list(principal, { limit, cursor })
     const figures = await buyerFigures(page.data.map((buyer) => buyer.id))
     return inertia.render('operator/buyers/index', {
-      buyers: page.data.map((buyer) => ({
-        ...buyerToJson(buyer),
-        ...(figures.get(buyer.id) ?? { leads_today: 0, routing_rules: 0 }),
-      })),
+      buyers: BuyerTransformer.transform(page.data, figures).useVariant('withFigures'),
       next_cursor: page.nextCursor,
     })
   }
@@ -51,7 +48,7 @@ export default class BuyersController {
       this.rules.list(principal, { buyer_id: buyer.id }),
     ])
     return inertia.render('operator/buyers/show', {
-      buyer: { ...buyerToJson(buyer), ...figures.get(buyer.id)! },
+      buyer: BuyerTransformer.transform(buyer, figures).useVariant('withFigures'),
       ...(await routingRuleRows(this.rules, page)),
     })
   }

@@ -8,6 +8,13 @@ import AuditVerifierService from '#services/audit/audit_verifier_service'
 import LeadService from '#services/leads/lead_service'
 import { sendAuditExport } from '#controllers/concerns/audit_export_response'
 import { auditExportValidator, proofValidator } from '#validators/audit_log'
+import LogVerificationTransformer from '#transformers/log_verification_transformer'
+import VerificationTransformer from '#transformers/verification_transformer'
+import type { InferData } from '@adonisjs/core/types/transformers'
+
+/** What a check flashed for the page (the transformers' JSON). */
+type Verification = InferData<VerificationTransformer>
+type LogVerification = InferData<LogVerificationTransformer>
 
 /** A log verification lists at most this many failures on the page; the API gives all of them. */
 const FAILURES_SHOWN = 10
@@ -31,8 +38,9 @@ export default class ComplianceController {
   async show({ inertia, principal, session }: HttpContext) {
     const checkpoint = await this.proofs.latestCheckpoint()
     return inertia.render('compliance/audit', {
-      verification: session.flashMessages.get('verification') ?? null,
-      log_verification: session.flashMessages.get('log_verification') ?? null,
+      verification: (session.flashMessages.get('verification') as Verification | undefined) ?? null,
+      log_verification:
+        (session.flashMessages.get('log_verification') as LogVerification | undefined) ?? null,
       checkpoint: checkpoint ? { size: checkpoint.size, root: checkpoint.root } : null,
       can_verify_log: principal.scope === null,
       scope: principal.scope,
@@ -40,22 +48,21 @@ export default class ComplianceController {
   }
 
   /** One lead's chain, recomputed. Another's lead, or one outside the scope, is not found. */
-  async verify({ request, response, principal, bouncer, session }: HttpContext) {
+  async verify({ request, response, principal, bouncer, session, serialize }: HttpContext) {
     await bouncer.with('LeadPolicy').authorize('view')
     const { lead_id: leadId } = await request.validateUsing(proofValidator)
     await this.leads.visiblePublisherId(principal, leadId)
-    session.flash('verification', await this.audit.verify(leadId))
+    const verification = await this.audit.verify(leadId)
+    session.flash('verification', await serialize(VerificationTransformer.transform(verification)))
     return response.redirect().toRoute('compliance.home')
   }
 
   /** The whole log: every chain, the Merkle tree and every signed checkpoint. */
-  async verifyLog({ response, bouncer, session }: HttpContext) {
+  async verifyLog({ response, bouncer, session, serialize }: HttpContext) {
     await bouncer.with('AuditLogPolicy').authorize('verifyLog')
     const result = await this.verifier.verifyLog()
-    session.flash('log_verification', {
-      ...result,
-      failures: result.failures.slice(0, FAILURES_SHOWN),
-    })
+    const shown = LogVerificationTransformer.transform(result, FAILURES_SHOWN)
+    session.flash('log_verification', await serialize(shown))
     return response.redirect().toRoute('compliance.home')
   }
 

@@ -13,7 +13,8 @@ import { readDisputeAnswer } from '#services/money/dispute_answer_stream'
 import { DISPUTE_STATUSES, OPEN_STATUSES } from '#services/money/dispute_rules'
 import { returnWindowOf } from '#services/money/portal_sales'
 import { decodeCursor } from '#services/sql/cursor_pagination'
-import { disputeSummaryToJson, disputeToJson } from '#transformers/dispute_transformer'
+import DisputeTransformer from '#transformers/dispute_transformer'
+import DisputeDetailTransformer from '#transformers/dispute_detail_transformer'
 import {
   listDisputesValidator,
   openDisputeValidator,
@@ -63,21 +64,13 @@ export default class DisputesController {
       ownerDirectory(principal),
     ])
     const audience = audienceOf(principal)
-    const publishers = new Map(directory?.publishers.map((owner) => [owner.id, owner.name]))
-    const buyers = new Map(directory?.buyers.map((owner) => [owner.id, owner.name]))
     return inertia.render('money/disputes/index', {
       audience,
-      disputes: page.data.map((dispute) => ({
-        ...disputeSummaryToJson(dispute, audience),
-        ...(directory
-          ? {
-              publisher_name: publishers.get(dispute.publisher_id) ?? null,
-              buyer_name: buyers.get(dispute.buyer_id) ?? null,
-            }
-          : {}),
-      })),
+      disputes: DisputeTransformer.transform(page.data, audience, directory).useVariant(
+        'withParties'
+      ),
       next_cursor: page.nextCursor,
-      statuses: DISPUTE_STATUSES,
+      statuses: [...DISPUTE_STATUSES],
     })
   }
 
@@ -96,7 +89,7 @@ export default class DisputesController {
     ])
     return inertia.render('money/disputes/show', {
       audience,
-      dispute: disputeToJson(detail, audience),
+      dispute: DisputeDetailTransformer.transform(detail, audience),
       parties: directory
         ? {
             publisher_name:

@@ -8,13 +8,15 @@ import { HEIGHT_MESSAGE } from '#services/forms/form_embedding'
 import { ATTRIBUTE_TYPES, CONTACT_FIELDS, RESERVED_FIELD_NAMES } from '#services/forms/form_fields'
 import { ownerDirectory, ownerNameOf } from '#services/catalogue/owner_directory'
 import { createFormValidator, listFormsValidator, updateFormValidator } from '#validators/form'
-import { consentVersionToJson, formToJson } from '#transformers/form_transformer'
+import FormTransformer from '#transformers/form_transformer'
+import FormConsentVersionTransformer from '#transformers/form_consent_version_transformer'
+import FormFunnelTransformer from '#transformers/form_funnel_transformer'
 
 /** The words a form's field editor speaks, from the service's own lists. */
 const VOCABULARY = {
-  contact_fields: CONTACT_FIELDS,
-  attribute_types: ATTRIBUTE_TYPES,
-  reserved_names: RESERVED_FIELD_NAMES,
+  contact_fields: [...CONTACT_FIELDS],
+  attribute_types: [...ATTRIBUTE_TYPES],
+  reserved_names: [...RESERVED_FIELD_NAMES],
 }
 
 /**
@@ -41,10 +43,7 @@ export default class FormsController {
     const names = new Map(directory?.publishers.map((publisher) => [publisher.id, publisher.name]))
     return inertia.render('forms/index', {
       audience: audienceOf(principal),
-      forms: page.data.map((form) => ({
-        ...formToJson(form),
-        publisher_name: names.get(form.publisherId) ?? null,
-      })),
+      forms: FormTransformer.transform(page.data, names).useVariant('withPublisherName'),
       next_cursor: page.nextCursor,
       publishers: publisherChoices(directory),
     })
@@ -86,10 +85,10 @@ export default class FormsController {
     ])
     return inertia.render('forms/show', {
       audience: audienceOf(principal),
-      form: formToJson(form),
+      form: FormTransformer.transform(form),
       publisher_name: publisherName,
-      consent_versions: details.consentVersions.map(consentVersionToJson),
-      funnel: details.funnel,
+      consent_versions: FormConsentVersionTransformer.transform(details.consentVersions),
+      funnel: FormFunnelTransformer.transform(details.funnel),
       missing_required_fields: details.missingRequiredFields,
       // Whether the page takes submissions now, and as which leads (sandbox until the publisher is live).
       page_open: hosted?.open ?? false,
@@ -103,7 +102,7 @@ export default class FormsController {
     await bouncer.with('FormPolicy').authorize('update')
     return inertia.render('forms/edit', {
       audience: audienceOf(principal),
-      form: formToJson(form),
+      form: FormTransformer.transform(form),
       publisher_name: await ownerNameOf(principal, {
         publisherId: form.publisherId,
         buyerId: null,

@@ -2,7 +2,7 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import LabelService from '#services/catalogue/label_service'
 import { createLabelValidator, listLabelsValidator, updateLabelValidator } from '#validators/label'
-import { labelToJson } from '#transformers/label_transformer'
+import LabelTransformer from '#transformers/label_transformer'
 
 /** The operator's labels and their branding: the same validators and LabelService as /v1/labels. */
 @inject()
@@ -14,7 +14,7 @@ export default class LabelsController {
     const { limit, cursor } = await request.validateUsing(listLabelsValidator)
     const page = await this.labels.list(principal, { limit, cursor })
     return inertia.render('operator/labels/index', {
-      labels: page.data.map(labelToJson),
+      labels: LabelTransformer.transform(page.data),
       next_cursor: page.nextCursor,
     })
   }
@@ -35,7 +35,7 @@ export default class LabelsController {
   async edit({ params, inertia, principal, bouncer }: HttpContext) {
     const label = await this.labels.findVisible(principal, params.id)
     await bouncer.with('LabelPolicy').authorize('update')
-    return inertia.render('operator/labels/form', { label: labelToJson(label) })
+    return inertia.render('operator/labels/form', { label: LabelTransformer.transform(label) })
   }
 
   /** Name, branding and the label's own host: PATCH /v1/labels/{id}'s validator and service method. */

@@ -3,6 +3,7 @@ import type { HttpContext } from '@adonisjs/core/http'
 import LeadService from '#services/leads/lead_service'
 import LeadReviewService from '#services/leads/lead_review_service'
 import { listLeadsValidator, reviewLeadValidator } from '#validators/lead'
+import LeadTransformer from '#transformers/lead_transformer'
 
 /**
  * The operator's review queue: flagged leads, oldest first, each approved (on
@@ -27,7 +28,7 @@ export default class LeadReviewsController {
       order: 'asc',
     })
     return inertia.render('operator/review', {
-      leads: page.data,
+      leads: LeadTransformer.transform(page.data),
       next_cursor: page.next_cursor,
       may_review: await bouncer.with('LeadPolicy').allows('review'),
     })

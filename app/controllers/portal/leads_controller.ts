@@ -7,10 +7,14 @@ import AuditProofService from '#services/audit/audit_proof_service'
 import LeadService, { audienceOf } from '#services/leads/lead_service'
 import LeadExplorerService from '#services/leads/lead_explorer_service'
 import { listLeadsValidator } from '#validators/lead'
-import { consentEvidenceToJson, trailEventToJson } from '#transformers/audit_transformer'
-import { deliveryToJson } from '#transformers/webhook_transformer'
 import CallService from '#services/calls/call_service'
-import { callToJson } from '#transformers/call_transformer'
+import BuyerTransformer from '#transformers/buyer_transformer'
+import CallTransformer from '#transformers/call_transformer'
+import ConsentEvidenceTransformer from '#transformers/consent_evidence_transformer'
+import LeadTransformer from '#transformers/lead_transformer'
+import TrailEventTransformer from '#transformers/trail_event_transformer'
+import VerificationTransformer from '#transformers/verification_transformer'
+import WebhookDeliveryTransformer from '#transformers/webhook_delivery_transformer'
 
 /** Each portal's own list page (its words differ); a lead's page is one for every portal. */
 const INDEX_PAGES = {
@@ -42,7 +46,7 @@ export default class LeadsController {
       this.explorer.filterChoices(principal),
     ])
     return inertia.render(INDEX_PAGES[audienceOf(principal)], {
-      leads: page.data,
+      leads: LeadTransformer.transform(page.data),
       next_cursor: page.next_cursor,
       choices,
     })
@@ -56,23 +60,22 @@ export default class LeadsController {
     const calls = await this.calls.forLead(principal, params.id)
     return inertia.render('leads/show', {
       audience: audienceOf(principal),
-      lead: story.lead,
-      buyer: story.buyer ? { id: story.buyer.id, name: story.buyer.name } : null,
-      evidence: story.evidence && consentEvidenceToJson(story.evidence),
-      trail: story.trail.map((entry) => ({
-        ...trailEventToJson(entry),
-        actor_name: story.actorNames[entry.actor] ?? null,
-      })),
-      deliveries: story.deliveries.map((delivery) => ({
-        ...deliveryToJson(delivery),
-        endpoint_url: story.endpointUrls.get(delivery.endpointId) ?? null,
-      })),
-      calls: calls.map(callToJson),
+      lead: LeadTransformer.transform(story.lead),
+      buyer: story.buyer && BuyerTransformer.transform(story.buyer).useVariant('toReference'),
+      evidence: ConsentEvidenceTransformer.transform(story.evidence),
+      trail: TrailEventTransformer.transform(story.trail, story.actorNames).useVariant(
+        'withActorName'
+      ),
+      deliveries: WebhookDeliveryTransformer.transform(
+        story.deliveries,
+        story.endpointUrls
+      ).useVariant('withEndpointUrl'),
+      calls: CallTransformer.transform(calls),
       may_review: await bouncer.with('LeadPolicy').allows('review'),
       // The same check as GET /v1/audit-logs/verify?lead_id=, run only when asked for.
       verification: inertia.optional(async () => {
         await this.leads.visiblePublisherId(principal, params.id)
-        return this.audit.verify(params.id)
+        return VerificationTransformer.transform(await this.audit.verify(params.id))
       }),
     })
   }

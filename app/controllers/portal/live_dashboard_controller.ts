@@ -3,6 +3,9 @@ import type { HttpContext } from '@adonisjs/core/http'
 import SettlementService from '#services/money/settlement_service'
 import LiveFiguresService, { type LiveFigures } from '#services/reports/live_figures'
 import { liveChannel } from '#services/reports/live_feed'
+import KpiReportTransformer from '#transformers/kpi_report_transformer'
+import SettlementTransformer from '#transformers/settlement_transformer'
+import TimeseriesTransformer from '#transformers/timeseries_transformer'
 
 /**
  * A publisher's own dashboard (/publisher/dashboard): today's volume, acceptance and
@@ -31,9 +34,10 @@ export default class LiveDashboardController {
       publisher: { id: publisher.id, name: publisher.name },
       channel: liveChannel(publisher.id),
       time_zone: this.live.timeZoneOf(publisher),
-      report: () => figures().then(({ report }) => report),
-      trend: () => figures().then(({ trend }) => trend),
-      settlement: () => figures().then(({ settlement }) => settlement),
+      report: () => figures().then(({ report }) => KpiReportTransformer.transform(report)),
+      trend: () => figures().then(({ trend }) => TimeseriesTransformer.transform(trend)),
+      settlement: () =>
+        figures().then(({ settlement }) => SettlementTransformer.transform(settlement)),
     })
   }
 }

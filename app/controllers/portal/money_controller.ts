@@ -6,7 +6,10 @@ import PayoutService from '#services/money/payout_service'
 import SettlementService from '#services/money/settlement_service'
 import StatementService from '#services/money/statement_service'
 import { publisherSalesCsv, returnWindowOf } from '#services/money/portal_sales'
-import { payoutToJson } from '#transformers/payout_transformer'
+import PayoutTransformer from '#transformers/payout_transformer'
+import ReturnWindowTransformer from '#transformers/return_window_transformer'
+import SettlementTransformer from '#transformers/settlement_transformer'
+import StatementTransformer from '#transformers/statement_transformer'
 import { usableCursor } from '#controllers/portal/disputes_controller'
 import { listPayoutsValidator, statementValidator } from '#validators/payout'
 
@@ -42,8 +45,8 @@ export default class MoneyController {
       }),
     ])
     return inertia.render('money/settlement', {
-      settlement: figures,
-      payouts: page.data.map((payout) => payoutToJson(payout)),
+      settlement: SettlementTransformer.transform(figures),
+      payouts: PayoutTransformer.transform(page.data),
       next_cursor: page.nextCursor,
     })
   }
@@ -52,7 +55,7 @@ export default class MoneyController {
   async payout({ params, inertia, principal, bouncer }: HttpContext) {
     await bouncer.with('PayoutPolicy').authorize('view')
     const { payout, lines } = await this.payouts.find(principal, params.id)
-    return inertia.render('money/payout', { payout: payoutToJson(payout, lines) })
+    return inertia.render('money/payout', { payout: PayoutTransformer.transform(payout, lines) })
   }
 
   /** /publisher/settlement/sales.csv: every sale of the publisher, streamed. */
@@ -81,9 +84,9 @@ export default class MoneyController {
       period = this.statements.periodOf({})
     }
     const statement = await this.statements.statement(buyer, period)
-    const { lines, ...totals } = statement
+    const { lines } = statement
     return inertia.render('money/statement', {
-      statement: totals,
+      statement: StatementTransformer.transform(statement),
       lines: lines.slice(-STATEMENT_LINES_SHOWN).reverse(),
       line_count: lines.length,
       period_error: periodError,
@@ -110,10 +113,11 @@ export default class MoneyController {
    * /buyer/leads/{id}/return-window (JSON, for the lead's page): whether the buyer may return
    * the lead now, until when, and its dispute once there is one.
    */
-  async returnWindow({ params, principal, bouncer }: HttpContext) {
+  async returnWindow({ params, principal, bouncer, serialize }: HttpContext) {
     await bouncer.with('DisputePolicy').authorize('view')
     const current = await returnWindowOf(principal, params.id)
-    return { ...current, may_open: await bouncer.with('DisputePolicy').allows('open') }
+    const mayOpen = await bouncer.with('DisputePolicy').allows('open')
+    return serialize(ReturnWindowTransformer.transform(current, mayOpen))
   }
 
   /** The buyer the user acts for; a buyer user linked to no buyer has no statement. */

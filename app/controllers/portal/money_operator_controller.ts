@@ -15,10 +15,14 @@ import {
   settlementTotals,
   usableOverviewCursor,
 } from '#services/money/settlement_overview'
-import { pageToJson } from '#services/sql/cursor_pagination'
 import { usableCursor } from '#controllers/portal/disputes_controller'
-import { disputeSummaryToJson } from '#transformers/dispute_transformer'
-import { payoutToJson } from '#transformers/payout_transformer'
+import DisputeTransformer from '#transformers/dispute_transformer'
+import LabelTransformer from '#transformers/label_transformer'
+import PayoutTransformer from '#transformers/payout_transformer'
+import SettlementOverviewTransformer from '#transformers/settlement_overview_transformer'
+import SettlementPolicyTransformer from '#transformers/settlement_policy_transformer'
+import SettlementTotalsTransformer from '#transformers/settlement_totals_transformer'
+import SettlementTransformer from '#transformers/settlement_transformer'
 import { pagination, slug, strictObject } from '#validators/helpers'
 import { listDisputesValidator } from '#validators/dispute'
 import { pageValidator } from '#validators/pagination'
@@ -67,15 +71,15 @@ export default class MoneyOperatorController {
       this.labels.visibleTo(principal).orderBy('name').orderBy('id'),
     ])
     return inertia.render('money/operator/settlement', {
-      publishers: page.data,
+      publishers: SettlementOverviewTransformer.transform(page.data),
       next_cursor: page.nextCursor,
-      totals,
-      labels: labels.map((label) => ({ value: label.slug, label: label.name })),
+      totals: SettlementTotalsTransformer.transform(totals),
+      labels: LabelTransformer.transform(labels).useVariant('toChoice'),
     })
   }
 
   /** One publisher's settlement, as GET /v1/settlement?publisher_id= answers, with its payouts. */
-  async show({ params, request, inertia, principal, bouncer }: HttpContext) {
+  async show({ params, request, inertia, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('SettlementPolicy').authorize('view')
     await bouncer.with('PayoutPolicy').authorize('viewList')
     const publisher = await this.settlement.publisherFor(principal, params.id)
@@ -90,8 +94,8 @@ export default class MoneyOperatorController {
     ])
     return inertia.render('money/operator/publisher', {
       publisher: { id: publisher.id, name: publisher.name, slug: publisher.slug },
-      settlement: figures,
-      payouts: pageToJson(payouts, (payout) => payoutToJson(payout)),
+      settlement: SettlementTransformer.transform(figures),
+      payouts: await serializePage(PayoutTransformer.transform(payouts.data), payouts.nextCursor),
       may_adjust: await bouncer.with('SettlementPolicy').allows('adjust'),
     })
   }
@@ -128,14 +132,10 @@ export default class MoneyOperatorController {
       ),
       ownerDirectory(principal),
     ])
-    const publishers = new Map(directory?.publishers.map((owner) => [owner.id, owner.name]))
-    const buyers = new Map(directory?.buyers.map((owner) => [owner.id, owner.name]))
     return inertia.render('money/operator/disputes', {
-      disputes: page.data.map((dispute) => ({
-        ...disputeSummaryToJson(dispute, 'operator'),
-        publisher_name: publishers.get(dispute.publisher_id) ?? null,
-        buyer_name: buyers.get(dispute.buyer_id) ?? null,
-      })),
+      disputes: DisputeTransformer.transform(page.data, 'operator', directory).useVariant(
+        'withParties'
+      ),
       next_cursor: page.nextCursor,
       publishers: choicesOf(directory?.publishers),
       buyers: choicesOf(directory?.buyers),
@@ -148,8 +148,8 @@ export default class MoneyOperatorController {
     const label = await this.labels.findVisible(principal, params.id)
     await bouncer.with('SettlementPolicy').authorize('viewRules')
     return inertia.render('operator/labels/settlement_rules', {
-      label: { id: label.id, slug: label.slug, name: label.name },
-      policy: await this.policies.show(label),
+      label: LabelTransformer.transform(label).useVariant('toReference'),
+      policy: SettlementPolicyTransformer.transform(await this.policies.show(label)),
       may_change: await bouncer.with('SettlementPolicy').allows('changeRules'),
     })
   }

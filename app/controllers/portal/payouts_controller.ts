@@ -4,8 +4,8 @@ import LabelService from '#services/catalogue/label_service'
 import { ownerDirectory, ownerNameOf } from '#services/catalogue/owner_directory'
 import PayoutRunService, { type GroupRun } from '#services/money/payout_run_service'
 import PayoutService, { PAYOUT_STATUSES } from '#services/money/payout_service'
-import { pageToJson } from '#services/sql/cursor_pagination'
-import { payoutToJson } from '#transformers/payout_transformer'
+import LabelTransformer from '#transformers/label_transformer'
+import PayoutTransformer from '#transformers/payout_transformer'
 import {
   createPayoutRunValidator,
   listPayoutsValidator,
@@ -29,7 +29,7 @@ export default class PortalPayoutsController {
     protected labels: LabelService
   ) {}
 
-  async index({ request, inertia, principal, bouncer }: HttpContext) {
+  async index({ request, inertia, principal, bouncer, serializePage }: HttpContext) {
     await bouncer.with('PayoutPolicy').authorize('viewList')
     // A hand-edited address (a junk status or cursor) falls back to the first page of every payout.
     const [invalid, filters] = await listPayoutsValidator.tryValidate(request.qs())
@@ -43,15 +43,15 @@ export default class PortalPayoutsController {
     ])
     const names = new Map(directory?.publishers.map((owner) => [owner.id, owner.name]))
     return inertia.render('money/operator/payouts', {
-      payouts: pageToJson(page, (payout) => ({
-        ...payoutToJson(payout),
-        publisher_name: names.get(payout.publisher_id) ?? null,
-      })),
+      payouts: await serializePage(
+        PayoutTransformer.transform(page.data, undefined, names).useVariant('withPublisherName'),
+        page.nextCursor
+      ),
       publishers: (directory?.publishers ?? []).map((owner) => ({
         value: owner.id,
         label: owner.name,
       })),
-      labels: labels.map((label) => ({ value: label.slug, label: label.name })),
+      labels: LabelTransformer.transform(labels).useVariant('toChoice'),
       statuses: [...PAYOUT_STATUSES],
       may_change: await bouncer.with('PayoutPolicy').allows('run'),
     })
@@ -61,7 +61,7 @@ export default class PortalPayoutsController {
     await bouncer.with('PayoutPolicy').authorize('view')
     const { payout, lines } = await this.payouts.find(principal, params.id)
     return inertia.render('money/operator/payout', {
-      payout: payoutToJson(payout, lines),
+      payout: PayoutTransformer.transform(payout, lines),
       publisher_name: await ownerNameOf(principal, {
         publisherId: payout.publisher_id,
         buyerId: null,

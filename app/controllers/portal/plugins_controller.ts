@@ -2,6 +2,9 @@ import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
 import PluginService from '#services/plugins/plugin_service'
 import { installPluginValidator, updatePluginValidator } from '#validators/plugin'
+import LabelTransformer from '#transformers/label_transformer'
+import PluginInstallationTransformer from '#transformers/plugin_installation_transformer'
+import PluginManifestTransformer from '#transformers/plugin_manifest_transformer'
 
 /**
  * A label's integration plugins in the operator's portal: the same service,
@@ -17,9 +20,11 @@ export default class PluginsController {
     await bouncer.with('PluginPolicy').authorize('viewList')
     const rows = await this.plugins.list(principal, label.id)
     return inertia.render('operator/labels/plugins', {
-      label: { id: label.id, slug: label.slug, name: label.name },
-      available: this.plugins.available().data,
-      installations: await Promise.all(rows.map((row) => this.plugins.toJson(row))),
+      label: LabelTransformer.transform(label).useVariant('toReference'),
+      available: PluginManifestTransformer.transform(this.plugins.available().data),
+      installations: PluginInstallationTransformer.transform(
+        await Promise.all(rows.map((row) => this.plugins.toJson(row)))
+      ),
       may_change: await bouncer.with('PluginPolicy').allows('update'),
     })
   }

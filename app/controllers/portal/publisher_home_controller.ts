@@ -11,7 +11,7 @@ import IntakeService from '#services/intake/intake_service'
 import { sampleLead } from '#services/intake/sample_lead'
 import { leadCounts } from '#services/leads/lead_counts'
 import { rulesInWords } from '#services/quality/rules_in_words'
-import { publisherToJson } from '#transformers/publisher_transformer'
+import PublisherTransformer from '#transformers/publisher_transformer'
 import { confirmRulesValidator, updatePublisherValidator } from '#validators/publisher'
 import { createApiKeyValidator } from '#validators/api_key'
 import { createLeadValidator } from '#validators/lead'
@@ -36,14 +36,16 @@ export default class PublisherHomeController {
     protected intake: IntakeService
   ) {}
 
-  async show({ inertia, principal, bouncer, session }: HttpContext) {
+  async show({ inertia, principal, bouncer, session, serialize }: HttpContext) {
     const publisher = await this.own(principal)
     await bouncer.with('PublisherPolicy').authorize('viewHome', publisher)
-    const json = publisherToJson(publisher)
+    const json = await serialize(
+      PublisherTransformer.transform(publisher).useVariant('withLabelName')
+    )
     // Today's figures are reporting: a deliver-only user sees the home without them.
     const monitor = json.onboarding.step === 'monitor' && principal.can('read')
     return inertia.render('publisher/home', {
-      publisher: { ...json, label_name: publisher.label?.name ?? null },
+      publisher: json,
       rules: rulesInWords(publisher.qualityRules ?? {}, intakeConfig),
       sample: sampleLead(publisher),
       api_url: `${appUrl}/v1/leads`,

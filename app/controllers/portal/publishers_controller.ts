@@ -4,13 +4,14 @@ import type Principal from '#auth/principal'
 import PublisherService from '#services/catalogue/publisher_service'
 import LabelService from '#services/catalogue/label_service'
 import InvitationService from '#services/access/invitation_service'
-import { acceptanceRate, countsByPublisher } from '#services/leads/lead_counts'
+import { countsByPublisher } from '#services/leads/lead_counts'
 import {
   createPublisherValidator,
   listPublishersValidator,
   updatePublisherValidator,
 } from '#validators/publisher'
-import { publisherToJson } from '#transformers/publisher_transformer'
+import PublisherTransformer from '#transformers/publisher_transformer'
+import LabelTransformer from '#transformers/label_transformer'
 
 /**
  * The operator's publishers: the validators, services and JSON of
@@ -33,13 +34,7 @@ export default class PublishersController {
     ])
     const counts = await countsByPublisher(page.data.map((publisher) => publisher.id))
     return inertia.render('operator/publishers/index', {
-      publishers: page.data.map((publisher) => {
-        const figures = counts.get(publisher.id)!
-        return {
-          ...publisherToJson(publisher),
-          leads: { ...figures, acceptance_rate: acceptanceRate(figures) },
-        }
-      }),
+      publishers: PublisherTransformer.transform(page.data, counts).useVariant('withFigures'),
       next_cursor: page.nextCursor,
       labels,
     })
@@ -67,13 +62,8 @@ export default class PublishersController {
     const publisher = await this.publishers.findVisible(principal, params.id)
     await bouncer.with('PublisherPolicy').authorize('view', publisher)
     const counts = await countsByPublisher([publisher.id])
-    const figures = counts.get(publisher.id)!
     return inertia.render('operator/publishers/show', {
-      publisher: {
-        ...publisherToJson(publisher),
-        label_name: publisher.label?.name ?? null,
-        leads: { ...figures, acceptance_rate: acceptanceRate(figures) },
-      },
+      publisher: PublisherTransformer.transform(publisher, counts).useVariant('withFigures'),
     })
   }
 
@@ -117,6 +107,6 @@ export default class PublishersController {
   /** Every label, by name, for the invite form's choice and the list's filter. */
   protected async labelChoices(principal: Principal) {
     const labels = await this.labels.visibleTo(principal).orderBy('name').orderBy('id')
-    return labels.map((label) => ({ value: label.slug, label: label.name }))
+    return LabelTransformer.transform(labels).useVariant('toChoice')
   }
 }

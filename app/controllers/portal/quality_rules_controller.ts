@@ -12,7 +12,13 @@ import {
   type QualityRules,
 } from '#services/quality/quality_rules'
 import { previewQualityRulesValidator, qualityRulesValidator } from '#validators/quality_rules'
-import { publisherToJson } from '#transformers/publisher_transformer'
+import PublisherTransformer from '#transformers/publisher_transformer'
+import QualityPreviewTransformer from '#transformers/quality_preview_transformer'
+import QualityRulesTransformer from '#transformers/quality_rules_transformer'
+import type { InferData } from '@adonisjs/core/types/transformers'
+
+/** A sample lead's outcome, as the preview flashed it. */
+type Preview = InferData<QualityPreviewTransformer>
 
 /**
  * The operator's editor of a publisher's quality rules, and "try a sample
@@ -30,17 +36,17 @@ export default class QualityRulesController {
     const publisher = await this.publishers.findVisible(principal, params.id)
     await bouncer.with('QualityRulesPolicy').authorize('view', publisher)
     return inertia.render('operator/publishers/quality_rules', {
-      publisher: publisherToJson(publisher),
-      rules: this.qualityRules.show(publisher),
+      publisher: PublisherTransformer.transform(publisher),
+      rules: QualityRulesTransformer.transform(this.qualityRules.show(publisher)),
       vocabulary: {
-        fields: LEAD_FIELD_PATHS,
-        operators: AUDIENCE_OPERATORS,
-        actions: RULE_ACTIONS,
-        duplicate_keys: DUPLICATE_KEYS,
+        fields: [...LEAD_FIELD_PATHS],
+        operators: [...AUDIENCE_OPERATORS],
+        actions: [...RULE_ACTIONS],
+        duplicate_keys: [...DUPLICATE_KEYS],
         max_criteria: MAX_CRITERIA,
       },
       // The outcome of the sample lead just tried (the preview redirects back here).
-      preview: session.flashMessages.get('preview') ?? null,
+      preview: (session.flashMessages.get('preview') as Preview | undefined) ?? null,
     })
   }
 
@@ -62,7 +68,15 @@ export default class QualityRulesController {
   }
 
   /** Runs the rules being edited (unsaved) on a sample lead; nothing is stored. */
-  async preview({ params, request, response, session, principal, bouncer }: HttpContext) {
+  async preview({
+    params,
+    request,
+    response,
+    session,
+    principal,
+    bouncer,
+    serialize,
+  }: HttpContext) {
     const publisher = await this.publishers.findVisible(principal, params.id)
     const proposed = request.input('rules') !== undefined
     await bouncer.with('QualityRulesPolicy').authorize('preview', publisher, proposed)
@@ -73,7 +87,7 @@ export default class QualityRulesController {
       lead,
       rules as QualityRules | undefined
     )
-    session.flash('preview', outcome)
+    session.flash('preview', await serialize(QualityPreviewTransformer.transform(outcome)))
     return response.redirect().toRoute('operator.quality_rules.edit', { id: publisher.id })
   }
 }

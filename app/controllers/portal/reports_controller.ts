@@ -6,12 +6,15 @@ import ReportService from '#services/reports/report_service'
 import { reportCsv } from '#services/reports/report_csv'
 import { HIDDEN, audienceOf as reportAudienceOf } from '#services/reports/report_scope'
 import type { KpiReport, ReportDimension } from '#services/reports/types'
+import type { ItemContract } from '@adonisjs/core/types/transformers'
 import {
   type DashboardQuery,
   dashboardExports,
-  dashboardQueryJson,
   dashboardQueryOf,
 } from '#controllers/concerns/dashboard_query'
+import DashboardQueryTransformer from '#transformers/dashboard_query_transformer'
+import KpiReportTransformer from '#transformers/kpi_report_transformer'
+import TimeseriesTransformer from '#transformers/timeseries_transformer'
 
 /** Each dashboard audience: where its dashboard lives, how it may group, where its leads are. */
 const AUDIENCES = {
@@ -47,9 +50,9 @@ export default class ReportsController {
       this.reports.timeseries(principal, query.timeseries),
     ])
     return inertia.render('reports/dashboard', {
-      report,
-      trend,
-      query: dashboardQueryJson(query),
+      report: KpiReportTransformer.transform(report),
+      trend: TimeseriesTransformer.transform(trend),
+      query: DashboardQueryTransformer.transform(query),
       leads: audience.leads ? leadLinks(report, query, audience.leads) : {},
       exports: dashboardExports(audience.base, query),
       groupings: audience.groupings,
@@ -65,19 +68,21 @@ export default class ReportsController {
   }
 
   /** …/kpis?format=csv|json: the table of the page, as a file. */
-  async kpis({ request, response, principal, bouncer }: HttpContext) {
-    await bouncer.with('ReportPolicy').authorize('view')
-    const query = await this.queryOf(principal, request)
-    const report = await this.reports.kpis(principal, query.kpis)
-    return download(response, `kpis-${query.kpis.groupBy}`, query, report)
+  async kpis(ctx: HttpContext) {
+    await ctx.bouncer.with('ReportPolicy').authorize('view')
+    const query = await this.queryOf(ctx.principal, ctx.request)
+    const report = await this.reports.kpis(ctx.principal, query.kpis)
+    const json = KpiReportTransformer.transform(report)
+    return download(ctx, `kpis-${query.kpis.groupBy}`, query, report, json)
   }
 
   /** …/timeseries?format=csv|json: the chart of the page, as a file. */
-  async timeseries({ request, response, principal, bouncer }: HttpContext) {
-    await bouncer.with('ReportPolicy').authorize('view')
-    const query = await this.queryOf(principal, request)
-    const series = await this.reports.timeseries(principal, query.timeseries)
-    return download(response, `timeseries-${series.metric}`, query, series)
+  async timeseries(ctx: HttpContext) {
+    await ctx.bouncer.with('ReportPolicy').authorize('view')
+    const query = await this.queryOf(ctx.principal, ctx.request)
+    const series = await this.reports.timeseries(ctx.principal, query.timeseries)
+    const json = TimeseriesTransformer.transform(series)
+    return download(ctx, `timeseries-${series.metric}`, query, series, json)
   }
 
   /**
@@ -131,17 +136,18 @@ function leadLinks(report: KpiReport, query: DashboardQuery, explorer: string) {
   return links
 }
 
-/** A report as a file: JSON as the API answers it, or the API's CSV. */
-function download(
-  response: HttpContext['response'],
+/** A report as a file: JSON as the API answers it (`json`, its transformer's), or the API's CSV. */
+async function download(
+  { response, serialize }: HttpContext,
   name: string,
   query: DashboardQuery,
-  body: Parameters<typeof reportCsv>[0]
+  report: Parameters<typeof reportCsv>[0],
+  json: ItemContract<KpiReportTransformer | TimeseriesTransformer, 1, 'toObject'>
 ) {
   const file = `report-${name}-${query.days.from}-${query.days.to}.${query.format}`
   response.header('Content-Disposition', `attachment; filename="${file}"`)
   response.header('Cache-Control', 'no-store')
-  if (query.format === 'json') return response.json(body)
+  if (query.format === 'json') return response.json(await serialize(json))
   response.header('Content-Type', 'text/csv; charset=utf-8')
-  return response.send(reportCsv(body))
+  return response.send(reportCsv(report))
 }

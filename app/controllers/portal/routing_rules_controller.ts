@@ -10,14 +10,14 @@ import {
   listRoutingRulesValidator,
   updateRoutingRuleValidator,
 } from '#validators/routing_rule'
-import { routingRuleToJson } from '#transformers/routing_rule_transformer'
+import RoutingRuleTransformer from '#transformers/routing_rule_transformer'
 import { routingRuleRows } from '#controllers/concerns/routing_rule_rows'
 
 /** The words a rule form speaks, from the engine's own vocabulary. */
 const VOCABULARY = {
-  weekdays: WEEKDAYS,
-  operators: AUDIENCE_OPERATORS,
-  fields: LEAD_FIELD_PATHS,
+  weekdays: [...WEEKDAYS],
+  operators: [...AUDIENCE_OPERATORS],
+  fields: [...LEAD_FIELD_PATHS],
   default_timezone: routingConfig.defaultTimezone,
 }
 
@@ -65,7 +65,7 @@ export default class RoutingRulesController {
     const rule = await this.rules.findVisible(principal, params.id)
     await bouncer.with('RoutingRulePolicy').authorize('update')
     return inertia.render('operator/routing_rules/form', {
-      rule: routingRuleToJson(rule, await this.rules.labelSlugsFor([rule])),
+      rule: RoutingRuleTransformer.transform(rule, await this.rules.labelSlugsFor([rule])),
       buyer_id: rule.buyerId as string | null,
       choices: await ruleChoices(principal),
       vocabulary: VOCABULARY,

@@ -15,7 +15,9 @@ import {
   listUploadRowsValidator,
   uploadFieldsValidator,
 } from '#validators/upload'
-import { uploadRowToJson, uploadToJson } from '#transformers/upload_transformer'
+import UploadTransformer from '#transformers/upload_transformer'
+import UploadRowTransformer from '#transformers/upload_row_transformer'
+import UploadPublisherTransformer from '#transformers/upload_publisher_transformer'
 
 /**
  * `/publisher/uploads` and `/operator/uploads`: the portal's face of
@@ -54,19 +56,15 @@ export default class UploadsController {
     )
     return inertia.render('uploads/index', {
       audience: audienceOf(principal),
-      uploads: page.data.map((upload) => ({
-        ...uploadToJson(upload),
-        publisher_name: names.get(upload.publisher_id) ?? null,
-        uploaded_by: uploaders[upload.created_by] ?? null,
-      })),
+      uploads: UploadTransformer.transform(page.data, {
+        publishers: names,
+        uploaders,
+      }).useVariant('withNames'),
       next_cursor: page.nextCursor,
       may_upload: mayUpload,
-      publishers: publishers.map((publisher) => ({
-        id: publisher.id,
-        slug: publisher.slug,
-        name: publisher.name,
-        opening: this.listing.openingFor(publisher),
-      })),
+      publishers: UploadPublisherTransformer.transform(publishers, (publisher) =>
+        this.listing.openingFor(publisher)
+      ),
       limits: { max_bytes: uploadsConfig.maxBytes, max_rows: uploadsConfig.maxRows },
     })
   }
@@ -139,15 +137,14 @@ export default class UploadsController {
     ])
     return inertia.render('uploads/show', {
       audience: audienceOf(principal),
-      upload: {
-        ...uploadToJson(upload),
-        publisher_name: publisherName,
-        uploaded_by: uploaders[upload.created_by] ?? null,
-      },
-      rows: rows.data.map(uploadRowToJson),
+      upload: UploadTransformer.transform(upload, {
+        publishers: new Map([[upload.publisher_id, publisherName]]),
+        uploaders,
+      }).useVariant('withNames'),
+      rows: UploadRowTransformer.transform(rows.data),
       next_cursor: rows.nextCursor,
       may_change: mayChange,
-      lead_fields: LEAD_FIELDS,
+      lead_fields: [...LEAD_FIELDS],
       limits: { max_bytes: uploadsConfig.maxBytes, max_rows: uploadsConfig.maxRows },
     })
   }

@@ -8,8 +8,8 @@ import { userActivity } from '#services/access/user_activity'
 import BuyerService from '#services/catalogue/buyer_service'
 import LabelService from '#services/catalogue/label_service'
 import PublisherService from '#services/catalogue/publisher_service'
-import { paginate, pageToJson } from '#services/sql/cursor_pagination'
-import { userToJson } from '#transformers/user_transformer'
+import { paginate } from '#services/sql/cursor_pagination'
+import UserTransformer from '#transformers/user_transformer'
 import { pageValidator } from '#validators/pagination'
 import { createUserValidator, updateUserValidator } from '#validators/user'
 
@@ -31,7 +31,7 @@ export default class PortalUsersController {
     protected labels: LabelService
   ) {}
 
-  async index({ request, inertia, principal, bouncer, auth }: HttpContext) {
+  async index({ request, inertia, principal, bouncer, auth, serializePage }: HttpContext) {
     await bouncer.with('UserPolicy').authorize('viewList')
     const page = await paginate(
       this.users.visibleTo(principal),
@@ -39,11 +39,10 @@ export default class PortalUsersController {
     )
     const activity = await userActivity(page.data.map((user) => user.id))
     const owners = await this.ownerNames(principal, page.data)
-    const users = pageToJson(page, (user) => ({
-      ...userToJson(user),
-      ...activity.get(user.id)!,
-      owner_name: owners.get(user.publisherId ?? user.buyerId ?? user.labelId ?? '') ?? null,
-    }))
+    const users = await serializePage(
+      UserTransformer.transform(page.data, activity, owners).useVariant('withActivity'),
+      page.nextCursor
+    )
     const props = {
       users,
       current_user_id: auth.user!.id,

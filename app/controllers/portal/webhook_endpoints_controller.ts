@@ -11,8 +11,10 @@ import {
 } from '#services/webhooks/event_schemas'
 import { subscribableBy } from '#services/webhooks/subscription'
 import { ownerDirectory, ownerNameOf } from '#services/catalogue/owner_directory'
-import { paginate, pageToJson } from '#services/sql/cursor_pagination'
-import { deliveryToJson, endpointToJson } from '#transformers/webhook_transformer'
+import { paginate } from '#services/sql/cursor_pagination'
+import OwnerDirectoryTransformer from '#transformers/owner_directory_transformer'
+import WebhookDeliveryTransformer from '#transformers/webhook_delivery_transformer'
+import WebhookEndpointTransformer from '#transformers/webhook_endpoint_transformer'
 import { pageValidator } from '#validators/pagination'
 import {
   createWebhookEndpointValidator,
@@ -42,7 +44,7 @@ export default class WebhookEndpointsController {
     protected deliveries: WebhookDeliveryService
   ) {}
 
-  async index({ inertia, request, principal, bouncer }: HttpContext) {
+  async index({ inertia, request, principal, bouncer, serializePage }: HttpContext) {
     const policy = bouncer.with('WebhookEndpointPolicy')
     await policy.authorize('viewList')
     // A hand-edited address falls back to the first page instead of failing the page.
@@ -58,8 +60,11 @@ export default class WebhookEndpointsController {
       : [principal.kind as OwnerType]
     return inertia.render('integrations/webhooks', {
       base: `/${principal.kind}`,
-      endpoints: pageToJson(endpoints, endpointToJson),
-      owners,
+      endpoints: await serializePage(
+        WebhookEndpointTransformer.transform(endpoints.data),
+        endpoints.nextCursor
+      ),
+      owners: OwnerDirectoryTransformer.transform(owners),
       subscribable: Object.fromEntries(ownerTypes.map((type) => [type, subscribableBy(type)])),
       eventDescriptions: EVENT_DESCRIPTIONS,
       canManage: manage,
@@ -77,7 +82,7 @@ export default class WebhookEndpointsController {
   }
 
   /** One endpoint: its health, settings and delivery log. */
-  async show({ inertia, params, request, principal, bouncer }: HttpContext) {
+  async show({ inertia, params, request, principal, bouncer, serializePage }: HttpContext) {
     const policy = bouncer.with('WebhookEndpointPolicy')
     await policy.authorize('view')
     const endpoint = await this.endpoints.findVisible(principal, params.id)
@@ -90,8 +95,13 @@ export default class WebhookEndpointsController {
     ])
     return inertia.render('integrations/webhook', {
       base: `/${principal.kind}`,
-      endpoint: { ...endpointToJson(endpoint), owner_name: ownerName },
-      deliveries: pageToJson(deliveries, deliveryToJson),
+      endpoint: WebhookEndpointTransformer.transform(endpoint, ownerName).useVariant(
+        'withOwnerName'
+      ),
+      deliveries: await serializePage(
+        WebhookDeliveryTransformer.transform(deliveries.data),
+        deliveries.nextCursor
+      ),
       subscribable: subscribableBy(endpoint.ownerType),
       eventDescriptions: EVENT_DESCRIPTIONS,
       canManage: manage,

@@ -1,15 +1,24 @@
-export type LeadRow = {
+import type { AttributeValue, Evaluation } from '#services/quality/types'
+
+/** One reason a lead carries: a quality rule's, or the reviewer's rejection (no message then). */
+export type LeadReason = { code: string; field?: string; action: string; message: string | null }
+
+/** The lead's JSON columns, as intake (and a review) wrote them. */
+type LeadDocuments = {
+  contact: Record<string, string | null>
+  provenance: Record<string, string | null>
+  consent: Record<string, string | boolean | null>
+  attributes: Record<string, AttributeValue | null> | null
+  quality_check: Partial<Evaluation['quality_check']>
+  reasons: LeadReason[]
+}
+
+export type LeadRow = LeadDocuments & {
   id: string
   publisher_id: string
   environment: string
   channel: string
   status: string
-  contact: Record<string, unknown>
-  provenance: Record<string, unknown>
-  consent: Record<string, unknown>
-  attributes: Record<string, unknown>
-  quality_check: Record<string, unknown>
-  reasons: unknown[]
   /** The operator's review of a flagged lead; null until there was one. */
   review?: StoredReview | null
   created_at: Date
@@ -68,8 +77,51 @@ const LOOKUP_STATUS: Record<string, string> = {
   returned: 'returned',
 }
 
+/**
+ * The operator's view of what routing decided: the sale (routing writes its buyer, rule, price,
+ * payout, currency and moment together), or why the lead is unsold.
+ */
+type RoutingDecision =
+  | {
+      buyer_id: string
+      rule_id: string
+      price_cents: number
+      payout_cents: number
+      currency: string
+      matched_at: string
+    }
+  | { unsold_reason: string; routed_at: string | null }
+  | null
+
+/**
+ * The lead resource of the OpenAPI document (`Lead`) as one reader sees it: a buyer gets no
+ * review and no publisher, and each audience its own side of routing (absent when the lead was
+ * read without its routing facts).
+ */
+export type LeadView = LeadDocuments & {
+  id: string
+  publisher: string | null
+  status: string
+  environment: string
+  channel: string
+  provenance: Record<string, string | null> & { label: string | null }
+  created_at: string
+  review?: {
+    decision: StoredReview['decision']
+    reason: string | null
+    reviewed_at: string
+    reviewer?: string
+  } | null
+  buyer_id?: string | null
+  price_cents?: number | null
+  payout_cents?: number | null
+  currency?: string | null
+  unsold_reason?: string | null
+  routing?: RoutingDecision
+}
+
 /** The lead resource of the OpenAPI document (`Lead`); provenance carries the label assigned from the publisher. */
-export function leadToJson(row: LeadRow, context: LeadContext) {
+export function leadToJson(row: LeadRow, context: LeadContext): LeadView {
   const lead = {
     id: row.id,
     publisher: context.publisherSlug,
@@ -123,11 +175,11 @@ function routingView(audience: LeadAudience, facts: RoutingFacts) {
   const routing = facts.buyer_id
     ? {
         buyer_id: facts.buyer_id,
-        rule_id: facts.routing_rule_id,
-        price_cents: facts.price_cents,
-        payout_cents: facts.payout_cents,
-        currency: facts.currency,
-        matched_at: iso(facts.matched_at),
+        rule_id: facts.routing_rule_id!,
+        price_cents: facts.price_cents!,
+        payout_cents: facts.payout_cents!,
+        currency: facts.currency!,
+        matched_at: iso(facts.matched_at)!,
       }
     : facts.unsold_reason
       ? { unsold_reason: facts.unsold_reason, routed_at: iso(facts.routed_at) }

@@ -13,10 +13,17 @@ export type Scalar = string | number | boolean
  * scalar, `gte`/`lte` a number, `prefix` a string. Routing-rule criteria
  * have no action: a criterion that fails there only means "not this buyer".
  */
+/**
+ * What a criterion compares with: one value, a list (`in`, `not_in`) or a range (`between`, a
+ * pair; the engine reads a `{min, max}` too). Whatever else is stored never matches.
+ */
+export type AudienceValue =
+  string | number | boolean | (string | number | boolean)[] | { min: number; max: number }
+
 export type AudienceCriterion = {
   field: string
   op: AudienceOperator
-  value?: unknown
+  value?: AudienceValue
   action?: RuleAction
 }
 

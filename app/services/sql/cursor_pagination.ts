@@ -48,11 +48,6 @@ export async function paginate<Row extends { id: string | number }>(
   return { data, nextCursor: rows.length > limit ? encodeCursor(String(last.id)) : null }
 }
 
-/** The `{data, next_cursor}` body of every list. */
-export function pageToJson<Row, Json>(page: Page<Row>, toJson: (row: Row) => Json) {
-  return { data: page.data.map(toJson), next_cursor: page.nextCursor }
-}
-
 export function encodeCursor(id: string) {
   return Buffer.from(id, 'utf8').toString('base64url')
 }

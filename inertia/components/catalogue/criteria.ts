@@ -1,4 +1,14 @@
-import type { Criterion } from '~/components/catalogue/types'
+import type { Data } from '@generated/data'
+
+/** A criterion as the server answers it: a routing rule's, or a quality rule's target audience. */
+type Criterion = Data.RoutingRule['criteria'][number]
+
+/** A criterion as the form sends it; the validators refuse what does not fit its operator. */
+export type CriterionInput = {
+  field: string
+  op: string
+  value: string | number | null | (string | number | null)[]
+}
 
 /**
  * One criterion as the form edits it: text for `eq`, `prefix` and the lists of `in` and
@@ -44,7 +54,7 @@ export function toDraft(criterion: Criterion): CriterionDraft {
  * The criterion the API takes. Lists and equality go as strings: the engine compares "34"
  * and 34 alike, so a form need not guess which the operator meant.
  */
-export function fromDraft(draft: CriterionDraft): Criterion {
+export function fromDraft(draft: CriterionDraft): CriterionInput {
   const field = draft.field.trim()
   switch (draft.op) {
     case 'between':

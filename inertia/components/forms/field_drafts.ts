@@ -1,5 +1,12 @@
 import { slugOf } from '~/format'
-import { CONTACT_FIELD_WORDS, type FormField } from '~/components/forms/types'
+import type { Data } from '@generated/data'
+import { CONTACT_FIELD_WORDS } from '~/components/forms/form_words'
+
+/** One field of a form, as the server answers it. */
+type FormField = Data.Form['fields'][number]
+
+/** A field as the editor sends it; the validators refuse a type the server does not know. */
+export type FormFieldInput = Omit<FormField, 'type'> & { type?: string }
 
 /** The editor's value for "something else": the row asks for an attribute it names itself. */
 export const ATTRIBUTE = 'attribute'
@@ -49,7 +56,7 @@ export function toDraft(field: FormField): FieldDraft {
 }
 
 /** The row as the API takes it: a contact field has no type or options, only a choice has options. */
-export function fromDraft(draft: FieldDraft): FormField {
+export function fromDraft(draft: FieldDraft): FormFieldInput {
   if (draft.source !== ATTRIBUTE) {
     return { name: draft.source, label: draft.label, required: draft.required }
   }

@@ -1,3 +1,5 @@
+import type { Data } from '@generated/data'
+
 /** How the portals say who a user is and what it may do. */
 export const ROLE_WORDS: Record<string, string> = {
   operator_admin: 'Operator',
@@ -35,12 +37,8 @@ export function permissionsOf(choice: AccessChoice): string[] {
   return [...(ACCESS_CHOICES.find((access) => access.value === choice)?.permissions ?? [])]
 }
 
-export type ComplianceScope = {
-  publishers?: string[]
-  labels?: string[]
-  from?: string
-  to?: string
-} | null
+/** A compliance officer's limits (null: everything). */
+export type ComplianceScope = Data.User['scope']
 
 /** The scope as a form holds it: days as 'YYYY-MM-DD', empty lists and '' for "any". */
 export type ScopeForm = { publishers: string[]; labels: string[]; from: string; to: string }
@@ -56,21 +54,8 @@ export function scopeWords(scope: ComplianceScope) {
   return parts.join(' · ') || 'Everything'
 }
 
-export type UserRow = {
-  id: string
-  email: string
-  full_name: string | null
-  role: string
-  publisher_id: string | null
-  buyer_id: string | null
-  permissions: string[]
-  disabled: boolean
-  scope: ComplianceScope
-  created_at: string
-  last_sign_in_at: string | null
-  invitation_pending: boolean
-  owner_name: string | null
-}
+/** A user in the portal's list: its last sign-in, a pending invitation, whose user it is. */
+export type UserRow = Data.User.Variants['withActivity']
 
 export type Choices = {
   publishers: { id: string; slug: string; name: string }[]
@@ -86,14 +71,4 @@ export function statusOf(user: UserRow) {
 }
 
 /** One entry of the access log, as GET /v1/access-logs answers it. */
-export type AccessLogEntry = {
-  id: string
-  actor: string
-  action: string
-  subject_type: string
-  subject_id: string
-  publisher_id: string | null
-  buyer_id: string | null
-  details: Record<string, unknown>
-  created_at: string
-}
+export type AccessLogEntry = Data.AccessLog

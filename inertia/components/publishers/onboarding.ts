@@ -1,4 +1,4 @@
-import type { Publisher } from '~/components/publishers/types'
+import type { Data } from '@generated/data'
 
 /** Where a publisher stands, in words, for the operator (`onboarding.step` of the API). */
 const STEP_WORDS: Record<string, string> = {
@@ -46,7 +46,7 @@ const ORDER = [
  * current, still to do, or skipped: a publisher may ask to go live without
  * a sandbox test, and the operator may set one live that never asked.
  */
-export function onboardingSteps(publisher: Publisher): OnboardingStepView[] {
+export function onboardingSteps(publisher: Data.Publisher): OnboardingStepView[] {
   const onboarding = publisher.onboarding
   const live = onboarding.step === 'monitor'
   const current = ORDER.indexOf(onboarding.step)

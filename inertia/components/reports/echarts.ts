@@ -9,7 +9,6 @@ import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 
 import { SVGRenderer } from 'echarts/renderers'
 import { nextTick, onMounted, ref, watch } from 'vue'
 import { usePage } from '@inertiajs/vue3'
-import type { SharedProps } from '~/types'
 
 use([
   LineChart,
@@ -41,7 +40,7 @@ function chartColours() {
  */
 export function useChartColours() {
   const colours = ref(chartColours())
-  const page = usePage<SharedProps>()
+  const page = usePage()
   const read = () => nextTick(() => (colours.value = chartColours()))
   onMounted(read)
   watch(() => page.props.brand?.primary_color, read)

@@ -1,4 +1,10 @@
-import type { FigureFormat, KpiFigures } from '~/components/reports/types'
+import type { Data } from '@generated/data'
+
+/** One group's figures, as the KPI report gives them (its previous period's, say). */
+type KpiFigures = Data.KpiReport['totals']['previous']
+
+/** How a figure reads: a count, a share (0..1), a duration in ms, or cents. */
+export type FigureFormat = 'count' | 'rate' | 'ms' | 'cents'
 
 const count = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 })
 const share = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 })

@@ -2,7 +2,12 @@ import { reactive } from 'vue'
 import { router } from '@inertiajs/vue3'
 import { useToast } from 'primevue/usetoast'
 import { rememberFile } from '~/components/uploads/file_memory'
-import type { UploadAudience } from '~/components/uploads/types'
+
+/** Whose portal an upload page is in: the operator's (every publisher's uploads) or a publisher's. */
+export type UploadAudience = 'operator' | 'publisher'
+
+/** The limits a file must keep to (config/uploads.ts), told before it is sent. */
+export type UploadLimits = { max_bytes: number; max_rows: number }
 
 export type UploadRequest = {
   file: File | null

@@ -1,66 +1,7 @@
-/** Uploads as the portal's uploads controller hands them to the pages (GET /v1/uploads's JSON). */
-
-/** Whose portal an upload page is in: the operator's (every publisher's uploads) or a publisher's. */
-export type UploadAudience = 'operator' | 'publisher'
-
-export type UploadStatus = 'validating' | 'validated' | 'accepting' | 'accepted'
-export type RowOutcome = 'accepted' | 'flagged' | 'rejected'
-
-export type Upload = {
-  id: string
-  publisher: string
-  environment: 'live' | 'sandbox'
-  status: UploadStatus
-  format: 'csv' | 'jsonl'
-  filename: string | null
-  encoding: string
-  delimiter: string | null
-  bytes: number
-  rows: number
-  counts: Record<RowOutcome, number>
-  progress: { step: 'validate' | 'accept'; done: number; total: number; percent: number }
-  include_flagged: boolean
-  leads_created: number
-  columns: string[]
-  mapping: Record<string, string>
-  unmapped_columns: { column: string; reason: string }[]
-  requested_mapping: Record<string, string | null> | null
-  created_at: string | null
-  validated_at: string | null
-  accepted_at: string | null
-  /** The operator's view: the publisher's name; null for a publisher. */
-  publisher_name: string | null
-  /** Who uploaded, in words the reader may see. */
-  uploaded_by: string | null
-}
-
-export type UploadRowReason = {
-  code: string
-  field?: string
-  action: string
-  message: string
-}
-
-export type UploadRowResult = {
-  row: number
-  outcome: RowOutcome | 'pending'
-  reasons: UploadRowReason[]
-  lead_id: string | null
-  lead_status: string | null
-}
-
-/** The limits a file must keep to, from the server. */
-export type UploadLimits = { max_bytes: number; max_rows: number }
-
-/** Whether a publisher takes uploads now, and as which leads. */
-export type UploadOpening =
-  | { open: true; environment: 'live' | 'sandbox' }
-  | { open: false; reason: 'not_enabled' | 'paused' }
-
-export type UploadPublisher = { id: string; slug: string; name: string; opening: UploadOpening }
+import type { Data } from '@generated/data'
 
 /** An upload's status in words, with what it means now. */
-export const STATUS_WORDS: Record<UploadStatus, string> = {
+export const STATUS_WORDS: Record<Data.Upload['status'], string> = {
   validating: 'Checking rows',
   validated: 'Ready to accept',
   accepting: 'Creating leads',
@@ -68,7 +9,7 @@ export const STATUS_WORDS: Record<UploadStatus, string> = {
 }
 
 /** The tag's colour for each status. */
-export const STATUS_SEVERITY: Record<UploadStatus, 'info' | 'warn' | 'success'> = {
+export const STATUS_SEVERITY: Record<Data.Upload['status'], 'info' | 'warn' | 'success'> = {
   validating: 'info',
   validated: 'warn',
   accepting: 'info',
@@ -76,7 +17,7 @@ export const STATUS_SEVERITY: Record<UploadStatus, 'info' | 'warn' | 'success'> 
 }
 
 /** A row's outcome in words: "accepted" is a row that would become an accepted lead. */
-export const OUTCOME_WORDS: Record<UploadRowResult['outcome'], string> = {
+export const OUTCOME_WORDS: Record<Data.UploadRow['outcome'], string> = {
   accepted: 'Valid',
   flagged: 'Flagged',
   rejected: 'Rejected',
@@ -84,7 +25,7 @@ export const OUTCOME_WORDS: Record<UploadRowResult['outcome'], string> = {
 }
 
 export const OUTCOME_SEVERITY: Record<
-  UploadRowResult['outcome'],
+  Data.UploadRow['outcome'],
   'success' | 'warn' | 'danger' | 'secondary'
 > = {
   accepted: 'success',
@@ -134,7 +75,7 @@ export function attributeNameOf(column: string) {
 }
 
 /** The columns an upload did not read, but those a mapping left out on purpose: the mapping step's. */
-export function unreadColumns(upload: Upload) {
+export function unreadColumns(upload: Data.Upload) {
   return upload.unmapped_columns.filter((item) => upload.requested_mapping?.[item.column] !== null)
 }
 
