@@ -13,6 +13,7 @@ import type CallTransformer from '#transformers/call_transformer'
 import type ConsentEvidenceTransformer from '#transformers/consent_evidence_transformer'
 import type CredentialTransformer from '#transformers/credential_transformer'
 import type DashboardQueryTransformer from '#transformers/dashboard_query_transformer'
+import type DestinationTransformer from '#transformers/destination_transformer'
 import type DisputeDetailTransformer from '#transformers/dispute_detail_transformer'
 import type DisputeTransformer from '#transformers/dispute_transformer'
 import type FormConsentVersionTransformer from '#transformers/form_consent_version_transformer'
@@ -80,6 +81,10 @@ export namespace Data {
   export type DashboardQuery = InferData<DashboardQueryTransformer>
   export namespace DashboardQuery {
     export type Variants = InferVariants<DashboardQueryTransformer>
+  }
+  export type Destination = InferData<DestinationTransformer>
+  export namespace Destination {
+    export type Variants = InferVariants<DestinationTransformer>
   }
   export type DisputeDetail = InferData<DisputeDetailTransformer>
   export namespace DisputeDetail {
