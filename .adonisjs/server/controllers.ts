@@ -37,6 +37,7 @@ export const controllers = {
   Openapi: () => import('#controllers/openapi_controller'),
   PayoutRuns: () => import('#controllers/payout_runs_controller'),
   Payouts: () => import('#controllers/payouts_controller'),
+  Pings: () => import('#controllers/pings_controller'),
   Plugins: () => import('#controllers/plugins_controller'),
   Portal: () => import('#controllers/portal_controller'),
   portal: {

@@ -96,6 +96,14 @@ export type ScannedRoutes = {
     'v1.disputes.respond': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.decide': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.withdraw': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.leads.sale': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.pings.store': { paramsTuple?: []; params?: {} }
+    'v1.destinations.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.destinations.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.destinations.show': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
+    'v1.destinations.update': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
+    'v1.destinations.destroy': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
+    'v1.destinations.test': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
     'v1.plugins.available': { paramsTuple?: []; params?: {} }
     'v1.plugins.lead_syncs': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.calls.store': { paramsTuple?: []; params?: {} }
@@ -346,6 +354,9 @@ export type ScannedRoutes = {
     'v1.buyer_statements.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.index': { paramsTuple?: []; params?: {} }
     'v1.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.leads.sale': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.destinations.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.destinations.show': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
     'v1.plugins.available': { paramsTuple?: []; params?: {} }
     'v1.plugins.lead_syncs': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.calls.for_lead': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -497,6 +508,9 @@ export type ScannedRoutes = {
     'v1.buyer_statements.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.index': { paramsTuple?: []; params?: {} }
     'v1.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.leads.sale': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.destinations.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.destinations.show': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
     'v1.plugins.available': { paramsTuple?: []; params?: {} }
     'v1.plugins.lead_syncs': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.calls.for_lead': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -639,6 +653,9 @@ export type ScannedRoutes = {
     'v1.disputes.respond': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.decide': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.withdraw': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.pings.store': { paramsTuple?: []; params?: {} }
+    'v1.destinations.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.destinations.test': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
     'v1.calls.store': { paramsTuple?: []; params?: {} }
     'v1.calls.store_from_ringba': { paramsTuple?: []; params?: {} }
     'v1.calls.store_from_retreaver': { paramsTuple?: []; params?: {} }
@@ -720,6 +737,7 @@ export type ScannedRoutes = {
     'v1.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_endpoints.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.destinations.update': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
     'v1.plugins.update': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
     'mcp': { paramsTuple?: []; params?: {} }
     'operator.publishers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -750,6 +768,7 @@ export type ScannedRoutes = {
     'v1.api_keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.oauth_clients.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.webhook_endpoints.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.destinations.destroy': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
     'v1.plugins.destroy': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
     'mcp': { paramsTuple?: []; params?: {} }
     'account.sessions.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

@@ -255,7 +255,12 @@ const outcomeResponses = {
       },
     },
   },
+  errors: [409],
   overrides: {
+    410: {
+      description: 'The ping its `ping_id` names has expired (`ping_expired`): ping again.',
+      content: { 'application/problem+json': { schema: ref('Problem') } },
+    },
     422: {
       description:
         'Either the lead was rejected by a quality rule (`application/json`: the lead is stored and the body carries its id and `reasons`), ' +
@@ -322,7 +327,11 @@ export const leads: Section = {
         parameters: [param('IdempotencyKey'), param('PreferWait')],
         body: fromValidator(createLeadValidator, {
           name: 'LeadSubmission',
-          docs: { publisher },
+          docs: {
+            publisher,
+            ping_id:
+              'The `ping_id` of a `POST /v1/pings` offer: the lead sells at that payout. Its fields must be the ping’s (409 `ping_mismatch`); a ping sells one lead (409 `ping_used`) until `expires_at` (410 `ping_expired`).',
+          },
           example: submissionExample,
         }),
         ...outcomeResponses,

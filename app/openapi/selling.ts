@@ -5,6 +5,7 @@ import {
   testDestinationValidator,
   updateDestinationValidator,
 } from '#validators/destination'
+import { pingValidator } from '#validators/ping'
 import { fromValidator, queryParameters } from './from_validator.js'
 import { arrayOf, list, nullable, operation, param, record, ref, type Section } from './helpers.js'
 
@@ -49,6 +50,20 @@ const destinationDocs = {
 }
 
 const schemas = {
+  PingOffer: record({
+    ping_id: {
+      type: 'string',
+      description:
+        'Post the lead with this `ping_id` before `expires_at`: it sells at the offer’s payout. Signed; bound to the ping’s fields, which the lead must repeat.',
+    },
+    offer: nullable(
+      record({
+        payout_cents: { type: 'integer', minimum: 0 },
+        currency: ref('Currency'),
+      })
+    ),
+    expires_at: ref('Timestamp'),
+  }),
   Destination: record({
     id: ref('Id'),
     buyer_id: ref('Id'),
@@ -291,6 +306,30 @@ export const selling: Section = {
           example: { lead: { attributes: { product: 'solar' } } },
         }),
         success: { status: 200, description: 'What happened.', schema: ref('DestinationTest') },
+      }),
+    },
+    '/v1/pings': {
+      post: operation('/v1/pings', {
+        id: 'pingLead',
+        tag: 'Selling',
+        summary: 'Ping a lead for an offer',
+        description:
+          'Needs a publisher key with `submit`. The partial lead (no name, e-mail or phone: 422 `contact_not_allowed`) goes to a real auction among the buyers its rules would sell to; the answer is the publisher’s payout of the best bid or fixed price, or `offer: null`. Post the full lead to `POST /v1/leads` with `ping_id` before `expires_at` (at most 2 minutes): the same fields, or 409 `ping_mismatch`.',
+        scope: 'submit',
+        body: fromValidator(pingValidator, {
+          name: 'PingSubmission',
+          docs: {
+            publisher: 'The publisher’s slug, as for a lead.',
+            contact: 'Only where the consumer is: postal code and country.',
+          },
+          example: {
+            publisher: 'acme-media',
+            provenance: { source: 'google', campaign: 'solar-q4' },
+            contact: { postal_code: '1012 AB', country: 'NL' },
+            attributes: { age: 41, homeowner: true },
+          },
+        }),
+        success: { status: 200, description: 'The offer.', schema: ref('PingOffer') },
       }),
     },
     '/v1/leads/{id}/sale': {

@@ -70,6 +70,18 @@ const flatAttributes = vine.createRule(
   }
 )
 
+/** Where a lead came from: a lead's and a ping's. */
+export const provenance = () =>
+  strictObject({
+    source: text().optional(),
+    campaign: text().optional(),
+    landing_page: webUrl(2000, ['http', 'https']).optional(),
+  }).use(documentedAs('Provenance'))
+
+/** A lead's (and a ping's) custom fields. */
+export const attributes = () =>
+  vine.record(vine.any()).use(flatAttributes()).use(documentedAs('Attributes'))
+
 /**
  * The shape of a lead. Presence of individual contact fields, consent and the
  * validity of phones, e-mails and postal codes are quality rules: a lead that
@@ -84,13 +96,7 @@ export const leadSchema = strictObject({
     postal_code: text(16).optional(),
     country: countryCode().optional(),
   }).use(documentedAs('Contact')),
-  provenance: strictObject({
-    source: text().optional(),
-    campaign: text().optional(),
-    landing_page: webUrl(2000, ['http', 'https']).optional(),
-  })
-    .use(documentedAs('Provenance'))
-    .optional(),
+  provenance: provenance().optional(),
   consent: strictObject({
     given: vine.boolean({ strict: true }).optional(),
     text: vine.string().trim().maxLength(5000).optional(),
@@ -99,11 +105,9 @@ export const leadSchema = strictObject({
   })
     .use(documentedAs('Consent'))
     .optional(),
-  attributes: vine
-    .record(vine.any())
-    .use(flatAttributes())
-    .use(documentedAs('Attributes'))
-    .optional(),
+  attributes: attributes().optional(),
+  /** The ping this lead was offered on (`POST /v1/pings`): it sells at that offer's payout. */
+  ping_id: vine.string().trim().minLength(1).maxLength(1000).optional(),
 })
 
 export const createLeadValidator = vine.create(leadSchema)

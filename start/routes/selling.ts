@@ -8,6 +8,7 @@ const uuid = router.matchers.uuid()
 router
   .group(() => {
     router.get('leads/:id/sale', [controllers.Sales, 'show']).where('id', uuid).as('leads.sale')
+    router.post('pings', [controllers.Pings, 'store']).as('pings.store')
 
     router
       .group(() => {

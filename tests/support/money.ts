@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import db from '@adonisjs/lucid/services/db'
 import type { ApiClient } from '@japa/api-client'
 import type { Environment } from '#auth/principal'
@@ -105,4 +106,27 @@ export async function returnByHand(leadId: string, from: 'pending' | 'payable', 
     rawPart(`UPDATE sales SET settlement = 'returned' WHERE id = ?`, [sale.id]),
     leadFactsUpdate([{ leadId, summary: leadSummaryOf(sales) }], new Date()),
   ])
+}
+
+/**
+ * Records that `buyerId` bought the lead, as a sale does (a `sales` row and the lead's facts),
+ * for tests about what a buyer of a lead may read rather than about how it was sold.
+ */
+export async function recordSale(leadId: string, buyerId: string) {
+  const fact = await db.from('lead_facts').where('lead_id', leadId).firstOrFail()
+  await db.table('sales').insert({
+    id: randomUUID(),
+    lead_id: leadId,
+    publisher_id: fact.publisher_id,
+    label_id: fact.label_id,
+    buyer_id: buyerId,
+    environment: fact.environment,
+    price_cents: 1500,
+    payout_cents: 1000,
+    currency: 'EUR',
+    exclusive: true,
+    sold_at: new Date(),
+    settles_at: new Date(Date.now() + 72 * 3600_000),
+  })
+  await db.from('lead_facts').where('lead_id', leadId).update({ buyer_id: buyerId })
 }

@@ -24,6 +24,7 @@ import {
 } from '#services/intake/intake_rows'
 import { GroupCommit } from '#services/sql/group_commit'
 import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
+import { checkPing, claimPing } from '#services/selling/ping_claims'
 import { enqueueRouting } from '#services/routing/routing_queue'
 import { announceLeads } from '#services/reports/live_feed'
 import { publisherBySlug } from '#services/catalogue/publisher_directory'
@@ -84,10 +85,28 @@ export default class IntakeService {
     protected idempotency: IdempotencyService
   ) {}
 
-  async submit(principal: Principal, input: LeadInput, submission: Submission): Promise<Answer> {
+  async submit(
+    principal: Principal,
+    input: LeadInput & { ping_id?: string },
+    submission: Submission
+  ): Promise<Answer> {
     const publisher = await this.publisherFor(principal, input.publisher)
     assertDeliveryMethod(publisher, submission.channel)
     const pending: Pending = { principal, publisher, input, submission, started: performance.now() }
+    // A lead posted on a ping's offer is checked against the ping before anything is stored, and
+    // goes alone: its transaction also claims the ping, once.
+    if (input.ping_id) {
+      const ping = await checkPing(input.ping_id, publisher, principal.environment, input)
+      const [answer] = await this.record([pending], {
+        route: true,
+        alongside: async (trx, [recorded]) => {
+          if (recorded.body.status !== 'rejected') {
+            await claimPing(trx, ping, recorded.body.id, new Date())
+          }
+        },
+      })
+      return answer
+    }
     // An idempotent request goes alone: a concurrent twin must wait on its commit, not share its transaction.
     if (submission.idempotency && principal.credentialId) {
       const [answer] = await this.record([pending])

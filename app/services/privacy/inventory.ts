@@ -152,6 +152,11 @@ export const INVENTORY: Record<string, InventoryEntry> = {
     readers: 'the buyer (its own id for the lead), the operator',
     removal: "kept: the buyer's record id, not the person",
   },
+  'tenant.sale_attempts.caps': {
+    category: 'not_personal',
+    readers: 'the operator',
+    removal: 'kept: the cap counters an offer held (rule ids and periods)',
+  },
   'public.destinations.name': {
     category: 'not_personal',
     readers: 'the buyer, the operator',

@@ -14,7 +14,7 @@ import { type RoutableLead, rankCandidates, screen } from '#services/routing/sel
 import { walkSale } from '#services/routing/sale_walk'
 import { type SaleSettingsInput, saleSettings } from '#services/routing/sale_settings'
 import { saleWrites } from '#services/routing/sale_records'
-import { auctionOf, offerOf } from '#services/routing/sale_offers'
+import { auctionOf, offerOf, offeredPayout } from '#services/routing/sale_offers'
 import {
   type TaskAnswer,
   attemptsOf,
@@ -266,7 +266,10 @@ export default class RoutingService {
         at: task.now,
         screenReason: entry.reason!,
       })
-      const offer = offerOf(task.fact, entry.lead, walk.offer, task.now)
+      const soldNow =
+        walk.sold.length > 0 || closed.some(({ post }) => post?.outcome === 'accepted')
+      const offered = offeredPayout(entry.lead, previouslySold || soldNow)
+      const offer = offerOf(task.fact, entry.lead, walk.offer, task.now, offered)
       const auction = auctionOf(task.fact, entry.lead, walk.auction?.rules, settings, task.now)
       const lease = offer ? offer.timeoutMs : auction ? settings.tmaxMs : null
       const decision: Decision = {
@@ -356,7 +359,8 @@ function lockLeads(trx: TransactionClientContract, schemaName: string, tasks: Ta
   return trx.rawQuery(
     `SELECT set_config('search_path', ?, true) AS entered_path, l.*, ${CHAIN_HEAD_COLUMNS},
             f.buyer_id AS fact_buyer_id, f.sale_started_at AS fact_sale_started_at,
-            f.sale_lease_until AS fact_sale_lease_until
+            f.sale_lease_until AS fact_sale_lease_until,
+            f.offered_payout_cents AS fact_offered_payout_cents
        FROM ${schema}.leads l JOIN audit.chain_heads h ON h.lead_id = l.id
        JOIN public.lead_facts f ON f.lead_id = l.id
       WHERE l.id = ANY(?::uuid[]) ORDER BY l.id FOR UPDATE OF l, h`,

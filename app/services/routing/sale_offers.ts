@@ -12,12 +12,25 @@ import type {
   StoredLead,
 } from '#services/routing/sale_types'
 
-/** What the publisher earns on a sale: a ping-post rule's share of the price, else its payout. */
+/**
+ * What the publisher earns on a sale: a ping-post rule's share of the clearing price, or its
+ * payout up to that price (a bid may clear below it); a fixed rule's payout as the operator set
+ * it, even above its price.
+ */
 export function payoutOf(rule: ActiveRule, priceCents: number) {
   if (rule.payoutSharePercent !== null) {
     return Math.floor((priceCents * rule.payoutSharePercent) / 100)
   }
-  return Math.min(rule.payoutCents, priceCents)
+  return rule.mode === 'ping_post' ? Math.min(rule.payoutCents, priceCents) : rule.payoutCents
+}
+
+/**
+ * What the lead's first sale pays its publisher when the lead was posted on a ping's offer: the
+ * payout offered, whichever buyer takes it (the operator promised it); null otherwise, and for
+ * the further sales of a shared lead, which pay their rules' payouts.
+ */
+export function offeredPayout(lead: StoredLead, previouslySold: boolean) {
+  return previouslySold ? null : (lead.fact_offered_payout_cents ?? null)
 }
 
 /** The lead as the buyer of a pick receives it: at the pick's price, with its bid id. */
@@ -31,7 +44,13 @@ export function leadFor(fact: LeadFact, lead: StoredLead, pick: Pick, at: Date) 
   return pick.bidId !== null ? { ...data, bid_id: pick.bidId } : data
 }
 
-export function offerOf(fact: LeadFact, lead: StoredLead, pick: Pick | null, at: Date) {
+export function offerOf(
+  fact: LeadFact,
+  lead: StoredLead,
+  pick: Pick | null,
+  at: Date,
+  offered: number | null = null
+) {
   if (!pick) return null
   const { rule } = pick
   return {
@@ -45,7 +64,7 @@ export function offerOf(fact: LeadFact, lead: StoredLead, pick: Pick | null, at:
     destinationId: rule.destinationId,
     destinationKind: rule.destinationKind,
     priceCents: pick.priceCents,
-    payoutCents: payoutOf(rule, pick.priceCents),
+    payoutCents: offered ?? payoutOf(rule, pick.priceCents),
     currency: rule.currency,
     windowHours: rule.returnWindowHours,
     exclusive: pick.exclusive,
@@ -120,7 +139,8 @@ export function salesOf(decision: Decision): NewSale[] {
         ]
       : []
   )
-  const byWebhook = decision.walk.sold.map((pick) => ({
+  const offered = offeredPayout(decision.lead, decision.previouslySold || accepted.length > 0)
+  const byWebhook = decision.walk.sold.map((pick, index) => ({
     saleId: uuidv7(),
     attemptId: uuidv7(),
     buyerId: pick.rule.buyerId,
@@ -128,7 +148,7 @@ export function salesOf(decision: Decision): NewSale[] {
     destinationId: pick.rule.destinationId,
     destinationKind: pick.rule.destinationKind,
     priceCents: pick.priceCents,
-    payoutCents: payoutOf(pick.rule, pick.priceCents),
+    payoutCents: (index === 0 ? offered : null) ?? payoutOf(pick.rule, pick.priceCents),
     currency: pick.rule.currency,
     windowHours: pick.rule.returnWindowHours,
     exclusive: pick.exclusive,

@@ -32,6 +32,8 @@ export type StoredLead = {
   fact_buyer_id: string | null
   fact_sale_started_at: Date | null
   fact_sale_lease_until: Date | null
+  /** The payout a publisher's ping was offered (DESIGN §14, inbound ping-post), if it was. */
+  fact_offered_payout_cents: number | null
 }
 
 /** The lead as a buyer's system receives it: `match.found`'s body, and a winning bid's id. */

@@ -43,7 +43,7 @@ export type WalkResult = {
 /** Outcomes after which a buyer never sees the lead again: it said no, or has it already. */
 const FINAL_FOR_BUYER = new Set(['rejected', 'duplicate'])
 
-type Priced = { rule: ActiveRule; price: number; bidId: string | null }
+export type Priced = { rule: ActiveRule; price: number; bidId: string | null }
 
 /**
  * Offers a lead to its candidates in order (DESIGN §14) until the sale is decided or a buyer's
@@ -130,14 +130,11 @@ export function walkSale(input: {
   const auctioned = pinged.length > 0
   const plan = planOrder(priced, settings, soldCount() > 0, auctioned)
   let capped = false
-  for (const [index, { rule, price, bidId, exclusive }] of plan.entries()) {
+  for (const [index, { rule, bidId, exclusive }] of plan.entries()) {
     // One sale per buyer; a shared sale never sits beside an exclusive one.
     if (soldTo.has(rule.buyerId)) continue
     if (exclusive && soldCount() > 0) continue
-    const priceCents =
-      bidId !== null && settings.auction === 'second_price'
-        ? secondPrice(price, plan.slice(index + 1), rule)
-        : price
+    const priceCents = clearingPrice(plan, index, settings)
     const units = caps.take(rule, at, priceCents)
     if (!units) {
       capped = true
@@ -161,7 +158,7 @@ export function walkSale(input: {
  * Every open candidate with its price: a fixed rule at its own, a ping-post rule at its buyer's
  * bid from this sale's auction while the bid holds; a ping-post rule without one takes no part.
  */
-function pricedCandidates(open: ActiveRule[], pinged: PastAttempt[], at: Date): Priced[] {
+export function pricedCandidates(open: ActiveRule[], pinged: PastAttempt[], at: Date): Priced[] {
   const bids = new Map<string, PastAttempt>()
   for (const ping of pinged) {
     if (ping.outcome !== 'bid' || ping.bidCents === null || !ping.routingRuleId) continue
@@ -174,6 +171,22 @@ function pricedCandidates(open: ActiveRule[], pinged: PastAttempt[], at: Date): 
     if (!bid || bid.bidCents! < (rule.reserveCents ?? 1)) return []
     return [{ rule, price: bid.bidCents!, bidId: bid.bidId ?? '' }]
   })
+}
+
+/** What the candidate at `index` of a price-ordered list pays, by the label's auction. */
+export function clearingPrice(ordered: Priced[], index: number, settings: SaleSettings) {
+  const { price, bidId, rule } = ordered[index]
+  return bidId !== null && settings.auction === 'second_price'
+    ? secondPrice(price, ordered.slice(index + 1), rule)
+    : price
+}
+
+/** Highest price first (a fixed price is a bid); equal prices keep their priority order. */
+export function byPrice<T extends Priced>(priced: T[]) {
+  return priced
+    .map((candidate, rank) => ({ candidate, rank }))
+    .sort((a, b) => b.candidate.price - a.candidate.price || a.rank - b.rank)
+    .map(({ candidate }) => candidate)
 }
 
 /** A second-price winner pays the next price plus a cent: never more than its bid, never under its reserve. */
@@ -195,14 +208,9 @@ function planOrder(
   priced: Priced[],
   settings: SaleSettings,
   sharing: boolean,
-  byPrice: boolean
+  ranked: boolean
 ): (Priced & { exclusive: boolean })[] {
-  const ordered = byPrice
-    ? priced
-        .map((candidate, rank) => ({ candidate, rank }))
-        .sort((a, b) => b.candidate.price - a.candidate.price || a.rank - b.rank)
-        .map(({ candidate }) => candidate)
-    : priced
+  const ordered = ranked ? byPrice(priced) : priced
   if (settings.maxSales <= 1) return ordered.map((candidate) => ({ ...candidate, exclusive: true }))
   const exclusivePlan = ordered
     .filter((candidate) => candidate.rule.exclusive)

@@ -94,6 +94,8 @@ const MATRIX: Record<string, Access> = {
   resendUserInvitation: PUBLISHER,
   listLeads: ANYONE,
   submitLead: { may: ['operator', 'publisher'], refused: ['publisher B'], sandbox: true },
+  // A ping is a lead without its contact: whoever may deliver the lead may ping it.
+  pingLead: { may: ['operator', 'publisher'], refused: ['publisher B'], sandbox: true },
   getLead: ANYONE,
   reviewLead: OPERATOR,
   submitRequest: { may: ['operator', 'publisher'], refused: ['publisher B'], sandbox: true },

@@ -380,6 +380,25 @@ const ROUTES: SweepRoute[] = [
     },
   },
   {
+    route: 'POST /v1/pings',
+    required: ['publisher'],
+    slugs: ['publisher'],
+    openObjects: ['attributes'],
+    prepare: async () => {
+      const { publisher, key } = await livePublisher()
+      return {
+        path: '/v1/pings',
+        key,
+        body: () => ({
+          publisher: publisher.slug,
+          contact: { postal_code: '1012 AB', country: 'NL' },
+          provenance: { source: 'facebook' },
+          attributes: { age: 40, homeowner: true },
+        }),
+      }
+    },
+  },
+  {
     route: 'POST /v1/requests',
     required: ['contact'],
     slugs: ['publisher'],
@@ -1256,8 +1275,10 @@ function casesFor(route: SweepRoute, body: Body, file?: string): Case[] {
     const open = (route.openObjects ?? []).some(
       (name) => field === name || field.startsWith(`${name}.`)
     )
-    // `value` of a criterion takes any JSON type; its shape depends on `op`.
-    if (path.at(-1) !== 'value' && !/^\d+$/.test(path.at(-1)!) && !open) {
+    // `value` of a criterion takes any JSON type (its shape depends on `op`), and a response
+    // rule's `equals` a string, a number or a boolean, so a number for its string is no mistake.
+    const anyScalar = path.at(-1) === 'equals' && typeof value === 'string'
+    if (path.at(-1) !== 'value' && !/^\d+$/.test(path.at(-1)!) && !open && !anyScalar) {
       cases.push({
         name: `wrong type for ${field}`,
         body: withValue(body, path, wrongTypeFor(value)),

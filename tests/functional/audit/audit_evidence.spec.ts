@@ -23,6 +23,7 @@ import { hexOf } from '#services/audit/merkle_raw_frontier'
 import { BinaryTuples } from '#services/audit/pg_binary_copy'
 import { leafHash, verifyConsistency, verifyInclusion } from '#services/audit/merkle_tree'
 import { asAdmin, tamperAudit } from '#tests/support/admin_db'
+import { recordSale } from '#tests/support/money'
 import {
   createBuyer,
   createKey,
@@ -405,7 +406,7 @@ test.group('Audit evidence / proofs over the API', () => {
     malformed.assertStatus(422)
     assert.include(malformed.header('content-type'), 'application/problem+json')
 
-    await db.from('lead_facts').where('lead_id', leadId).update({ buyer_id: buyer.id })
+    await recordSale(leadId, buyer.id)
     ;(
       await client.get('/v1/audit-logs/proof').qs({ lead_id: leadId }).bearerToken(buyerKey)
     ).assertStatus(200)
@@ -658,7 +659,7 @@ test.group('Audit evidence / exports', () => {
     const delivered = await sealedLead(client)
     const notDelivered = await newLead(client, delivered)
     const buyer = await createBuyer()
-    await db.from('lead_facts').where('lead_id', delivered.leadId).update({ buyer_id: buyer.id })
+    await recordSale(delivered.leadId, buyer.id)
     const buyerKey = (await createKey({ buyerId: buyer.id })).secret
 
     const csv = await client.get('/v1/audit-logs').qs({ format: 'csv' }).bearerToken(buyerKey)

@@ -111,7 +111,7 @@ test.group('Selling / the destination validator', () => {
       ['colour', 'unknown_field'],
       ['http.method', 'enum'],
       ['http.content_type', 'enum'],
-      ['http.auth', 'auth_type'],
+      ['http.auth.type', 'auth_type'],
       ['http.response.accepted.extra', 'unknown_field'],
     ])
   })
