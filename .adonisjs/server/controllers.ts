@@ -8,6 +8,7 @@ export const controllers = {
   ApiDocs: () => import('#controllers/api_docs_controller'),
   ApiKeys: () => import('#controllers/api_keys_controller'),
   AuditLogs: () => import('#controllers/audit_logs_controller'),
+  BuyerFunds: () => import('#controllers/buyer_funds_controller'),
   BuyerStatements: () => import('#controllers/buyer_statements_controller'),
   Buyers: () => import('#controllers/buyers_controller'),
   Calls: () => import('#controllers/calls_controller'),

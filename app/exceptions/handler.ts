@@ -93,8 +93,10 @@ function backWithProblem(problem: ApiProblem, ctx: HttpContext) {
   return ctx.response.redirect().back()
 }
 
+/** The API's doors: `/v1` and the MCP server, which meet the same guards and problem answers. */
 export function isApiRequest(ctx: HttpContext) {
-  return ctx.request.url().startsWith('/v1/') || ctx.request.url() === '/v1'
+  const url = ctx.request.url()
+  return url.startsWith('/v1/') || url === '/v1' || url === '/mcp'
 }
 
 function internalError() {

@@ -86,8 +86,9 @@ export function problemFor(error: unknown, ctx: HttpContext): ApiProblem | undef
       return ApiProblem.badRequest('request_aborted', 'The request body ended early.')
   }
 
-  // Content-Encoding said gzip or deflate and the body was not.
-  if (code?.startsWith('Z_')) {
+  // Content-Encoding said gzip, deflate or br and the body was not (zlib's `Z_` codes, brotli's
+  // `ERR__ERROR_…` and `ERR_BROTLI_…`).
+  if (code?.startsWith('Z_') || code?.startsWith('ERR__ERROR') || code?.startsWith('ERR_BROTLI')) {
     return ApiProblem.badRequest(
       'malformed_body',
       'The body is not encoded as its Content-Encoding header says.'

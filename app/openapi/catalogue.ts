@@ -646,6 +646,8 @@ export const catalogue: Section = {
           docs: {
             return_window_hours: returnWindowDocs,
             status: 'A paused buyer gets no new matches; its routing rules wait for it to resume.',
+            billing:
+              'The operator’s alone: `prepaid` (a balance topped up) or `credit` (a limit the balance may go below zero by), per currency. The sale then never offers the buyer a lead it cannot pay for (unsold reason `insufficient_funds`); `GET /v1/buyers/{id}/funds` shows them.',
           },
           example: { status: 'paused' },
         }),

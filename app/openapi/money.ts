@@ -13,6 +13,7 @@ import {
   markPayoutPaidValidator,
   statementValidator,
 } from '#validators/payout'
+import { fundsQueryValidator, topUpValidator } from '#validators/buyer'
 import {
   decideDisputeValidator,
   listDisputesValidator,
@@ -438,6 +439,48 @@ const respondToDispute = operation('/v1/disputes/{id}/responses', {
   errors: [409],
 })
 
+/** Buyer funds (docs/money.md, "Buyer funds"). */
+const fundsPaths = {
+  '/v1/buyers/{id}/funds': {
+    parameters: [param('Id')],
+    get: operation('/v1/buyers/{id}/funds', {
+      id: 'getBuyerFunds',
+      tag: 'Money',
+      summary: 'A buyer’s funds',
+      description:
+        'Its billing mode, balance, credit limit, what offers in flight hold and what is available: the sale never offers the buyer a lead at a price above `available_cents`. The buyer itself or the operator.',
+      scope: 'read',
+      parameters: queryParameters(fundsQueryValidator, {
+        currency: 'The account in this currency; default the one changed last.',
+      }),
+      success: { status: 200, description: 'The funds.', schema: ref('BuyerFunds') },
+      errors: [422],
+    }),
+  },
+  '/v1/buyers/{id}/funds/top-ups': {
+    parameters: [param('Id')],
+    post: operation('/v1/buyers/{id}/funds/top-ups', {
+      id: 'topUpBuyerFunds',
+      tag: 'Money',
+      summary: 'Record a top-up',
+      description:
+        'Money the buyer paid in: its balance rises at once. The operator’s alone; one `reference` books once (409 `top_up_recorded`); the buyer must have a billing mode (422 `no_billing`) in that currency (422 `currency_mismatch`).',
+      scope: 'submit',
+      body: fromValidator(topUpValidator, {
+        name: 'TopUpCreate',
+        docs: {
+          amount_cents: 'What was paid in, in cents.',
+          reference: 'The payment’s reference (a bank transfer’s, say).',
+          currency: 'Needed when the buyer keeps funds in more than one currency.',
+        },
+        example: { amount_cents: 50000, reference: 'TRF-2026-12-0001' },
+      }),
+      success: { status: 201, description: 'The top-up, and the funds after it.', schema: ref('TopUp') },
+      errors: [409],
+    }),
+  },
+}
+
 const disputePaths = {
   '/v1/leads/{id}/disputes': {
     parameters: [param('Id')],
@@ -559,6 +602,33 @@ const schemas = {
   }),
   ...payoutSchemas,
   ...disputeSchemas,
+  BuyerFunds: record({
+    mode: {
+      ...nullable({ type: 'string', enum: ['prepaid', 'credit'] }),
+      description: 'Null: no billing mode is set, and the buyer is not limited by funds.',
+    },
+    currency: nullable(ref('Currency')),
+    balance_cents: {
+      type: 'integer',
+      description: 'Top-ups and returns in, sales out; a credit buyer’s goes below zero.',
+    },
+    credit_limit_cents: ref('Cents'),
+    reserved_cents: { ...ref('Cents'), description: 'Held by offers in flight.' },
+    available_cents: {
+      ...nullable({ type: 'integer' }),
+      description:
+        'balance + credit limit − reserved: no lead is offered to the buyer at a price above it. Null when funds are not kept.',
+    },
+  }),
+  TopUp: record({
+    id: ref('Id'),
+    buyer_id: ref('Id'),
+    amount_cents: ref('Cents'),
+    currency: ref('Currency'),
+    reference: { type: 'string' },
+    created_at: ref('Timestamp'),
+    funds: ref('BuyerFunds'),
+  }),
 }
 
 export const money: Section = {
@@ -641,6 +711,7 @@ export const money: Section = {
       }),
     },
     ...payoutPaths,
+    ...fundsPaths,
     ...disputePaths,
   },
 }

@@ -46,4 +46,20 @@ export default class PayoutPolicy extends BasePolicy {
       ) ?? this.changeAllowed(principal, false)
     )
   }
+
+  /** A buyer's funds: the buyer reads its own (404 for another's), the operator any. */
+  viewFunds(principal: Principal) {
+    return (
+      this.onlyFor(
+        principal,
+        ['buyer', 'operator'],
+        'forbidden',
+        "A buyer's funds are for the buyer and the operator."
+      ) ?? this.changeAllowed(principal, false)
+    )
+  }
+
+  topUp(principal: Principal) {
+    return this.operatorMay(principal, true)
+  }
 }

@@ -1,5 +1,13 @@
 import vine from '@vinejs/vine'
-import { email, name, pagination, returnWindow, strictObject } from '#validators/helpers'
+import {
+  cents,
+  currency,
+  email,
+  name,
+  pagination,
+  returnWindow,
+  strictObject,
+} from '#validators/helpers'
 
 export const createBuyerValidator = vine.create(
   strictObject({
@@ -16,7 +24,24 @@ export const updateBuyerValidator = vine.create(
     contact_email: email().optional(),
     status: vine.enum(['active', 'paused'] as const).optional(),
     return_window_hours: returnWindow().optional(),
+    /** The operator's alone: how the buyer pays (DESIGN §16). */
+    billing: strictObject({
+      mode: vine.enum(['prepaid', 'credit'] as const),
+      credit_limit_cents: cents().optional(),
+      currency: currency(),
+    }).optional(),
   })
 )
+
+/** Money the buyer paid in, recorded by the operator. */
+export const topUpValidator = vine.create(
+  strictObject({
+    amount_cents: vine.number({ strict: true }).withoutDecimals().range([1, 100_000_000]),
+    reference: vine.string().trim().minLength(1).maxLength(140),
+    currency: currency().optional(),
+  })
+)
+
+export const fundsQueryValidator = vine.create(strictObject({ currency: currency().optional() }))
 
 export const listBuyersValidator = vine.create(strictObject({ ...pagination }))

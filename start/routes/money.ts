@@ -35,6 +35,14 @@ router
       .where('id', uuid)
       .as('buyer_statements.show')
     router
+      .get('buyers/:id/funds', [controllers.BuyerFunds, 'show'])
+      .where('id', uuid)
+      .as('buyer_funds.show')
+    router
+      .post('buyers/:id/funds/top-ups', [controllers.BuyerFunds, 'topUp'])
+      .where('id', uuid)
+      .as('buyer_funds.top_up')
+    router
       .post('leads/:id/disputes', [controllers.Disputes, 'store'])
       .where('id', uuid)
       .as('disputes.store')

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { errors as vineErrors } from '@vinejs/vine'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import Principal from '#auth/principal'
+import logger from '@adonisjs/core/services/logger'
 import ApiProblem from '#exceptions/api_problem'
 import type IntakeService from '#services/intake/intake_service'
 import type LeadService from '#services/leads/lead_service'
@@ -75,7 +76,18 @@ async function guarded(work: () => Promise<unknown>): Promise<ToolResult> {
         isError: true,
       }
     }
-    throw error
+    // Anything else is ours, and its message (a statement, a stack) is not the caller's to read:
+    // the SDK would put it in the tool's answer as it is.
+    logger.error({ err: error }, 'mcp: a tool failed')
+    return {
+      ...answer({
+        status: 500,
+        code: 'internal_error',
+        title: 'Internal server error',
+        detail: 'Something went wrong on our side; nothing was changed. Try again later.',
+      }),
+      isError: true,
+    }
   }
 }
 

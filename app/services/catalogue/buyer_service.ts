@@ -3,6 +3,7 @@ import Buyer from '#models/buyer'
 import type Principal from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import AccessLogService from '#services/access/access_log_service'
+import BuyerFundsService, { type BillingInput } from '#services/money/buyer_funds_service'
 import { transaction } from '#services/sql/transaction'
 import { type PageRequest, paginate } from '#services/sql/cursor_pagination'
 
@@ -12,11 +13,15 @@ export type UpdateBuyerInput = {
   contact_email?: string
   status?: Buyer['status']
   return_window_hours?: number
+  billing?: BillingInput
 }
 
 @inject()
 export default class BuyerService {
-  constructor(protected accessLog: AccessLogService) {}
+  constructor(
+    protected accessLog: AccessLogService,
+    protected funds: BuyerFundsService
+  ) {}
 
   async create(principal: Principal, input: CreateBuyerInput) {
     return transaction(async (trx) => {
@@ -84,6 +89,7 @@ export default class BuyerService {
           ? { returnWindowHours: input.return_window_hours }
           : {}),
       })
+      if (input.billing) await this.funds.setBilling(principal, buyer, input.billing, trx)
       await buyer.save()
       await this.accessLog.record(
         principal.actor,

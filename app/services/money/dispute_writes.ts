@@ -297,6 +297,12 @@ export class DisputeChanges {
       this.parts.push(
         ledgerInsert(returnMovement(saleOf(returned), from)),
         rawPart(`UPDATE public.sales SET settlement = 'returned' WHERE id = ?`, [returned.id]),
+        // A returned sale gives its price back to the buyer's funds, if they paid for it.
+        rawPart(
+          `UPDATE public.buyer_funds SET balance_cents = balance_cents + ?, updated_at = now()
+            WHERE buyer_id = ? AND currency = ? AND created_at <= ?`,
+          [returned.price_cents, returned.buyer_id, returned.currency.trim(), returned.sold_at]
+        ),
         leadFactsUpdate([{ leadId: returned.lead_id, summary }], now)
       )
       // Returned once no sale of it stands; paid out when the sales it keeps were all paid.

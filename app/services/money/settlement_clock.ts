@@ -7,6 +7,7 @@ import AcceptanceService from '#services/money/acceptance_service'
 import { enforceDisputeDeadlines } from '#services/money/dispute_service'
 import { foldLedger } from '#services/money/ledger'
 import { runDuePayouts } from '#services/money/payout_run_service'
+import { alertLowFunds } from '#services/money/funds_alerts'
 import { startWorkerClock } from '#services/platform/worker_clock'
 
 /**
@@ -24,6 +25,7 @@ export async function settleOnce(now = new Date()) {
     if (batch < moneyConfig.acceptanceBatch) break
   }
   await runDuePayouts(now)
+  await alertLowFunds(now)
   const folded = await foldLedger(db.connection())
   return { accepted, folded }
 }

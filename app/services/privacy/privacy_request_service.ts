@@ -65,9 +65,14 @@ export default class PrivacyRequestService {
     return this.show(id)
   }
 
-  /** A request is the operator's: to anyone else it does not exist. */
+  /**
+   * A request is the operator's, and about live people: to anyone else, and to the operator's
+   * sandbox credentials (which see no live object), it does not exist.
+   */
   async findVisible(principal: Principal, id: string) {
-    if (!principal.isOperator) throw ApiProblem.notFound('privacy request')
+    if (!principal.isOperator || principal.environment !== 'live') {
+      throw ApiProblem.notFound('privacy request')
+    }
     return this.show(id)
   }
 

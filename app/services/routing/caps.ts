@@ -168,6 +168,8 @@ export class CapLedger {
   /** Gives back what a post reserved: the buyer did not take the lead, so the units are free again. */
   release(reserved: ReservedUnits) {
     for (const { rule_id: ruleId, period, units } of reserved) {
+      // An attempt's units may carry its funds hold beside them (funds.ts), which is not a cap's.
+      if (period === undefined) continue
       const key = `${ruleId}|${period}`
       const known = this.#taken.get(key)?.limit
       // The guard only applies to raising a counter: a release needs neither its cap nor its span.

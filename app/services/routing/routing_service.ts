@@ -10,6 +10,7 @@ import AuditChainService, {
 } from '#services/audit/audit_chain_service'
 import RoutingRuleBook, { RULES_VERSION_SQL, type ActiveRule } from '#services/routing/rule_book'
 import { CapConflict, CapLedger, isCapped } from '#services/routing/caps'
+import { FundsLedger } from '#services/routing/funds'
 import { type RoutableLead, rankCandidates, screen } from '#services/routing/selection'
 import { walkSale } from '#services/routing/sale_walk'
 import { type SaleSettingsInput, saleSettings } from '#services/routing/sale_settings'
@@ -233,12 +234,22 @@ export default class RoutingService {
       }
     }
     const endpointScopes = [...scopes.values()]
+    // The funds of every buyer the group might offer to, and of those whose offers it may close.
+    const buyers = new Set<string>()
+    for (const entry of entries) for (const rule of entry.candidates ?? []) buyers.add(rule.buyerId)
+    for (const past of attempts.values()) {
+      for (const attempt of past) if (attempt.outcome === null) buyers.add(attempt.buyer_id)
+    }
     const { ledger: caps, rows } = await CapLedger.read(
       trx,
       counted,
-      endpointScopes.length ? [this.outbox.endpointsFor(endpointScopes)] : [],
+      [
+        ...(endpointScopes.length ? [this.outbox.endpointsFor(endpointScopes)] : []),
+        FundsLedger.query([...buyers], { lock: lockCaps }),
+      ],
       { lock: lockCaps }
     )
+    const funds = FundsLedger.of(rows.pop() ?? [])
     const endpoints = (rows[0] ?? []) as SubscribedEndpoint[]
 
     const decisions: Decision[] = []
@@ -252,7 +263,7 @@ export default class RoutingService {
       }
       const past = attempts.get(leadId) ?? []
       const previouslySold = past.some((attempt) => attempt.outcome === 'accepted')
-      const closed = closeInFlight(task, past, caps)
+      const closed = closeInFlight(task, past, caps, funds)
       const runStartedAt = entry.lead.fact_sale_started_at
         ? new Date(entry.lead.fact_sale_started_at)
         : null
@@ -263,6 +274,7 @@ export default class RoutingService {
         runStartedAt,
         settings,
         caps,
+        funds,
         at: task.now,
         screenReason: entry.reason!,
       })
@@ -307,6 +319,7 @@ export default class RoutingService {
     })
     const increments = caps.increments()
     if (increments) caps.confirm(await insertTogether(trx, [increments]))
+    await funds.write(trx)
     if (writes.length > 0) await insertTogether(trx, writes)
     return outcomes
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import type { TransactionClientContract } from '@adonisjs/lucid/types/database'
 import type { CapLedger, ReservedUnits } from '#services/routing/caps'
+import { type FundsHold, type FundsLedger, isFundsHold } from '#services/routing/funds'
 import type { PastAttempt } from '#services/routing/sale_walk'
 import type { SaleSettings } from '#services/routing/sale_settings'
 import type {
@@ -24,7 +25,8 @@ export type AttemptRow = {
   kind: 'ping' | 'post'
   outcome: string | null
   exclusive: boolean
-  caps: ReservedUnits
+  /** The cap units the attempt holds, and its funds hold beside them. */
+  caps: (ReservedUnits[number] | FundsHold)[]
   started_at: Date
   auction_id: string | null
   bid_cents: number | null
@@ -96,7 +98,8 @@ export function gate(
 export function closeInFlight(
   task: { answer?: TaskAnswer; now: Date },
   past: AttemptRow[],
-  caps: CapLedger
+  caps: CapLedger,
+  funds: FundsLedger
 ) {
   const closed: ClosedAttempt[] = []
   const answer = task.answer
@@ -130,7 +133,13 @@ export function closeInFlight(
     const own = answer && 'offer' in answer && answer.offer.attemptId === attempt.id ? answer : null
     const post = own?.result ?? lapsedPost(elapsed)
     attempt.outcome = post.outcome
-    if (post.outcome !== 'accepted') caps.release(attempt.caps)
+    const holds = attempt.caps.filter(isFundsHold)
+    if (post.outcome === 'accepted') {
+      funds.capture(holds)
+    } else {
+      caps.release(attempt.caps.filter((unit) => !isFundsHold(unit)) as ReservedUnits)
+      funds.release(holds)
+    }
     closed.push({ ...base, post, ping: null, offer: own?.offer ?? null })
   }
   return closed

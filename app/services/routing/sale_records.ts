@@ -3,6 +3,7 @@ import type { ChainHead } from '#services/audit/audit_chain_service'
 import type OutboxService from '#services/webhooks/outbox_service'
 import type { SubscribedEndpoint } from '#services/webhooks/endpoint_row'
 import type { ReservedUnits } from '#services/routing/caps'
+import type { FundsHold } from '#services/routing/funds'
 import { matchFoundData } from '#services/routing/match_event'
 import { type NewSale, salesOf } from '#services/routing/sale_offers'
 import type { Decision } from '#services/routing/sale_types'
@@ -255,7 +256,7 @@ function openedAttempts(decision: Decision, sales: NewSale[]) {
     payoutCents: number | null
     currency: string | null
     exclusive: boolean
-    caps: ReservedUnits
+    caps: (ReservedUnits[number] | FundsHold)[]
     auctionId?: string | null
     bidId?: string | null
     durationMs: number | null
@@ -293,7 +294,7 @@ function openedAttempts(decision: Decision, sales: NewSale[]) {
             payoutCents: sale.payoutCents,
             currency: sale.currency,
             exclusive: sale.exclusive,
-            caps: sale.webhook.pick.units,
+            caps: [...sale.webhook.pick.units, ...sale.webhook.pick.funds],
             bidId: sale.webhook.pick.bidId,
             durationMs: 0,
           }),
@@ -315,7 +316,7 @@ function openedAttempts(decision: Decision, sales: NewSale[]) {
         payoutCents: offer.payoutCents,
         currency: offer.currency,
         exclusive: offer.exclusive,
-        caps: walk.offer.units,
+        caps: [...walk.offer.units, ...walk.offer.funds],
         bidId: walk.offer.bidId,
         durationMs: null,
       })

@@ -1,5 +1,6 @@
 import type { ActiveRule } from '#services/routing/rule_book'
 import type { CapLedger, ReservedUnits } from '#services/routing/caps'
+import type { FundsHold, FundsLedger } from '#services/routing/funds'
 import type { SaleSettings } from '#services/routing/sale_settings'
 import type { UnsoldReason } from '#services/routing/selection'
 
@@ -22,6 +23,8 @@ export type Pick = {
   rule: ActiveRule
   exclusive: boolean
   units: ReservedUnits
+  /** The price held against the buyer's funds (empty when its funds are not kept). */
+  funds: FundsHold[]
   /** What the buyer pays: the rule's price, or what the auction cleared at. */
   priceCents: number
   /** The buyer's own bid id, for a post after its winning bid. */
@@ -70,11 +73,12 @@ export function walkSale(input: {
   runStartedAt: Date | null
   settings: SaleSettings
   caps: CapLedger
+  funds: FundsLedger
   at: Date
   /** The screen's reason, for a lead no rule would take at all. */
   screenReason: UnsoldReason
 }): WalkResult {
-  const { candidates, attempts, settings, caps, at } = input
+  const { candidates, attempts, settings, caps, funds, at } = input
   const result: WalkResult = { sold: [], offer: null, auction: null, done: null }
   const runStart = input.runStartedAt
   const thisRun = attempts.filter((attempt) => runStart && attempt.startedAt >= runStart)
@@ -118,8 +122,13 @@ export function walkSale(input: {
   const pinged = thisRun.filter((attempt) => attempt.kind === 'ping')
   const pingRules = open.filter((rule) => rule.mode === 'ping_post')
   if (pinged.length === 0 && pingRules.length > 0 && soldCount() === 0) {
-    // A buyer whose caps are full is not asked to bid on what it could not buy.
-    const pingable = pingRules.filter((rule) => caps.hasRoom(rule, at))
+    // A buyer whose caps are full, or who could not pay its rule's reserve, is not asked to bid
+    // on what it could not buy.
+    const pingable = pingRules.filter(
+      (rule) =>
+        caps.hasRoom(rule, at) &&
+        funds.canPay(rule.buyerId, rule.currency, Math.max(rule.reserveCents ?? 0, 1))
+    )
     if (pingable.length > 0) {
       result.auction = { rules: pingable }
       return result
@@ -130,6 +139,7 @@ export function walkSale(input: {
   const auctioned = pinged.length > 0
   const plan = planOrder(priced, settings, soldCount() > 0, auctioned)
   let capped = false
+  let short = false
   for (const [index, { rule, bidId, exclusive }] of plan.entries()) {
     // One sale per buyer; a shared sale never sits beside an exclusive one.
     if (soldTo.has(rule.buyerId)) continue
@@ -140,16 +150,25 @@ export function walkSale(input: {
       capped = true
       continue
     }
-    const pick: Pick = { rule, exclusive, units, priceCents, bidId }
+    // Never offered what it cannot pay for: the price is held before the buyer is asked.
+    const held = funds.hold(rule.buyerId, rule.currency, priceCents)
+    if (!held) {
+      caps.release(units)
+      short = true
+      continue
+    }
+    const pick: Pick = { rule, exclusive, units, funds: held, priceCents, bidId }
     if (rule.destinationKind !== 'webhook') {
       result.offer = pick
       return result
     }
+    funds.capture(held)
     result.sold.push(pick)
     soldTo.add(rule.buyerId)
     if (exclusive || soldCount() >= settings.maxSales) return finish(null)
   }
   if (soldCount() > 0) return finish(null)
+  if (short) return finish('insufficient_funds')
   if (turnedDown || auctioned) return finish('rejected')
   return finish(capped ? 'cap_reached' : input.screenReason)
 }

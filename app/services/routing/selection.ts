@@ -15,6 +15,8 @@ export type UnsoldReason =
   | 'rejected'
   /** The label's sale deadline passed while the lead fell through from buyer to buyer. */
   | 'deadline'
+  /** The buyers that would take it cannot pay for it now (their funds, DESIGN §16). */
+  | 'insufficient_funds'
 
 export type RoutableLead = {
   publisherId: string

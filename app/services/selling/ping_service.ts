@@ -13,6 +13,8 @@ import type { SaleAuction, SaleLead } from '#services/routing/sale_types'
 import { normaliseLead } from '#services/quality/normalise'
 import type { LeadInput } from '#services/quality/types'
 import SaleRunner from '#services/selling/sale_runner'
+import { FundsLedger } from '#services/routing/funds'
+import { selectTogether } from '#services/sql/insert_together'
 import { type PingFields, pingDigest } from '#services/selling/ping_fields'
 import { pingIdOf } from '#services/selling/ping_token'
 
@@ -56,7 +58,18 @@ export default class PingService {
       },
       now
     )
-    const candidates = rankCandidates(eligible, Math.random)
+    // A buyer that could not pay is neither pinged nor counted in the offer (DESIGN §16).
+    const [accounts] = await selectTogether(db.connection(), [
+      FundsLedger.query([...new Set(eligible.map((rule) => rule.buyerId))]),
+    ])
+    const funds = FundsLedger.of(accounts)
+    const candidates = rankCandidates(eligible, Math.random).filter((rule) =>
+      funds.canPay(
+        rule.buyerId,
+        rule.currency,
+        rule.mode === 'ping_post' ? Math.max(rule.reserveCents ?? 0, 1) : rule.priceCents
+      )
+    )
     const id = uuidv7()
     const auction: SaleAuction = {
       auctionId: id,
@@ -102,8 +115,9 @@ export default class PingService {
         now
       )
     )
-    const best = priced[0] ?? null
-    const price = best ? clearingPrice(priced, 0, settings) : null
+    const best =
+      priced.find(({ rule, price }) => funds.canPay(rule.buyerId, rule.currency, price)) ?? null
+    const price = best ? clearingPrice(priced, priced.indexOf(best), settings) : null
     const bestBid = best?.bidId !== null ? bids.find((bid) => bid.ruleId === best?.rule.id) : null
     const expiresAt = new Date(
       Math.min(now.getTime() + PING_TTL_MS, bestBid?.expiresAt?.getTime() ?? Infinity)

@@ -21,6 +21,7 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
   'endpoint.failing',
   'endpoint.disabled',
   'endpoint.recovered',
+  'buyer.funds_low',
 ] as const
 
 /** `webhook.ping` is sent to one endpoint (a probe), never subscribed to. */
@@ -263,6 +264,20 @@ export const EVENT_DATA_SCHEMAS: Record<string, JsonSchema> = {
     ['endpoint_id', 'url', 'status', 'reason', 'failing_since', 'last_success_at'],
     'An endpoint is failing (disabled in 24 h without a success), was disabled, or recovered.'
   ),
+  BuyerFundsLowData: object(
+    {
+      buyer_id: id,
+      currency,
+      mode: { type: 'string', enum: ['prepaid', 'credit'] },
+      threshold_percent: { type: 'integer', enum: [80, 100] },
+      balance_cents: { type: 'integer' },
+      credit_limit_cents: cents,
+      reserved_cents: cents,
+      available_cents: { type: 'integer' },
+    },
+    undefined,
+    'A buyer has used 80 % or all of its funds (a prepaid balance since its last top-up, or a credit limit): top it up or raise the limit, or its leads go to others.'
+  ),
   WebhookPingData: object(
     {
       endpoint_id: id,
@@ -289,6 +304,7 @@ export const EVENT_DATA_SCHEMA_OF: Record<EventType, keyof typeof EVENT_DATA_SCH
   'endpoint.disabled': 'EndpointHealthData',
   'endpoint.recovered': 'EndpointHealthData',
   'webhook.ping': 'WebhookPingData',
+  'buyer.funds_low': 'BuyerFundsLowData',
 }
 
 /**

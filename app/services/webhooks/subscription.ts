@@ -25,6 +25,7 @@ const BUYER_EVENTS = [
   'dispute.responded',
   'dispute.decided',
   'consent.revoked',
+  'buyer.funds_low',
 ]
 
 /**
@@ -38,7 +39,9 @@ const BUYER_EVENTS = [
 export function subscribableBy(ownerType: OwnerType): string[] {
   if (ownerType === 'operator') return [...SUBSCRIBABLE_EVENT_TYPES]
   if (ownerType === 'buyer') return [...BUYER_EVENTS, ...HEALTH_EVENTS]
-  return SUBSCRIBABLE_EVENT_TYPES.filter((type) => type !== 'match.found')
+  return SUBSCRIBABLE_EVENT_TYPES.filter(
+    (type) => type !== 'match.found' && type !== 'buyer.funds_low'
+  )
 }
 
 /** Whether an event is the owner's to see (subscriptions aside). Sandbox and live never mix. */
@@ -67,7 +70,7 @@ export const RECEIVES_SQL = `
     e.owner_type = 'operator'
     OR (e.owner_type = 'publisher' AND ev.publisher_id = e.publisher_id AND ev.type <> 'match.found')
     OR (e.owner_type = 'buyer' AND ev.buyer_id = e.buyer_id
-        AND (ev.type IN ('match.found', 'payout.processed', 'dispute.opened', 'dispute.responded', 'dispute.decided', 'consent.revoked')
+        AND (ev.type IN ('match.found', 'payout.processed', 'dispute.opened', 'dispute.responded', 'dispute.decided', 'consent.revoked', 'buyer.funds_low')
              OR ev.type LIKE 'endpoint.%'))
   )
   AND (e.label_id IS NULL

@@ -131,6 +131,9 @@ const MATRIX: Record<string, Access> = {
   markPayoutFailed: OPERATOR,
   // A buyer reads its own statement (another buyer's answers 404), the operator any buyer's.
   getBuyerStatement: { may: ['operator', 'buyer'] },
+  // A buyer reads its own funds; only the operator records money paid in.
+  getBuyerFunds: { may: ['operator', 'buyer'] },
+  topUpBuyerFunds: OPERATOR,
   // Selling: a lead's sale is read by whoever reads the lead (each its part); a buyer's
   // destinations are its own (another buyer answers 404) and the operator's; the examples name
   // buyer X, whose own live credential may change them.

@@ -218,6 +218,24 @@ const ROUTES: SweepRoute[] = [
     }),
   },
   {
+    route: 'POST /v1/buyers/{id}/funds/top-ups',
+    required: ['amount_cents', 'reference'],
+    prepare: async () => {
+      const buyer = await createBuyer()
+      await db.table('buyer_funds').insert({
+        buyer_id: buyer.id,
+        currency: 'EUR',
+        mode: 'prepaid',
+        updated_at: new Date(),
+      })
+      return {
+        path: `/v1/buyers/${buyer.id}/funds/top-ups`,
+        key: await operatorKey(),
+        body: () => ({ amount_cents: 5000, reference: unique('TRF') }),
+      }
+    },
+  },
+  {
     route: 'POST /v1/leads/{id}/review',
     required: ['decision'],
     prepare: async (client) => {

@@ -135,6 +135,14 @@ async function buildWorld(client: any) {
   await disableUnscopedRules()
   await createRule({ buyerId: buyerY.id, publisherIds: [publisherB.id], priority: 1000 })
   const keyY = (await createKey({ buyerId: buyerY.id })).secret
+  // Buyer Y is prepaid (and paid up), so the operator's top-up reaches it.
+  await db.table('buyer_funds').insert({
+    buyer_id: buyerY.id,
+    currency: 'EUR',
+    mode: 'prepaid',
+    balance_cents: 10_000_000,
+    updated_at: new Date(),
+  })
   const soldB = await soldLeadOf(client, publisherB, keyB)
   const disputedB = await soldLeadOf(client, publisherB, keyB)
   const disputeB: string = (
@@ -455,6 +463,12 @@ const CASES: Record<string, Case> = {
     body: { reason: 'Taken over.' },
   },
   'GET /v1/buyers/{id}/statement': { target: (w) => w.buyerY.id, callers: otherBuyer },
+  'GET /v1/buyers/{id}/funds': { target: (w) => w.buyerY.id, callers: otherBuyer },
+  'POST /v1/buyers/{id}/funds/top-ups': {
+    target: (w) => w.buyerY.id,
+    callers: otherBuyer,
+    body: { amount_cents: 100_000, reference: 'Taken over' },
+  },
   // Selling: a lead's sale follows the lead; a buyer's destinations are its own (a publisher is
   // refused them with 403, as statements).
   'GET /v1/leads/{id}/sale': { target: (w) => w.soldB, callers: outsiders },

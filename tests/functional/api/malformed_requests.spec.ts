@@ -49,15 +49,23 @@ test.group('Bad input / no request produces a 500 or an empty error', () => {
   }) => {
     const key = await operatorKey()
     for (const headers of [{}, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
-      const answer = await raw({
-        path: '/v1/labels',
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', 'content-encoding': 'gzip' },
-        body: '{"slug":"not-gzip","name":"Plain"}',
-      })
-      assert.equal(answer.status, 400, answer.body)
-      assert.equal(answer.type, PROBLEM)
-      assert.equal(JSON.parse(answer.body).code, 'malformed_body')
+      for (const encoding of ['gzip', 'deflate', 'br']) {
+        for (const path of ['/v1/labels', '/v1/oauth/token', '/mcp']) {
+          const answer = await raw({
+            path,
+            method: 'POST',
+            headers: {
+              ...headers,
+              'content-type': 'application/json',
+              'content-encoding': encoding,
+            },
+            body: '{"slug":"not-encoded","name":"Plain"}',
+          })
+          assert.equal(answer.status, 400, `${encoding} ${path}: ${answer.body}`)
+          assert.equal(answer.type, PROBLEM)
+          assert.equal(JSON.parse(answer.body).code, 'malformed_body')
+        }
+      }
     }
   })
 

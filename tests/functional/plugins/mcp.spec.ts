@@ -219,4 +219,40 @@ test.group('Agents / MCP server', () => {
       actors.join(', ')
     )
   }).timeout(30_000)
+
+  test('the MCP door meets the API guards: a NUL byte or a lone surrogate is refused as a problem, and no answer carries SQL or a stack', async ({
+    assert,
+  }) => {
+    const { publisher, key } = await livePublisher()
+    const url = `http://${env.get('HOST')}:${env.get('PORT')}/mcp`
+    const before = Number((await db.from('lead_facts').count('* as n'))[0].n)
+    // Escaped in the JSON text, as a client sends them.
+    for (const name of ['Jan\\u0000Jansen', 'Jan \\ud800 Jansen']) {
+      const lead = leadBody(publisher.slug)
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'submit_lead',
+          arguments: { ...lead, contact: { ...lead.contact, name: 'X' } },
+        },
+      }).replace('"name":"X"', `"name":"${name}"`)
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'authorization': `Bearer ${key}`,
+          'content-type': 'application/json',
+          'accept': 'application/json, text/event-stream',
+        },
+        body,
+      })
+      const text = await answer.text()
+      assert.equal(answer.status, 422, text)
+      assert.include(answer.headers.get('content-type') ?? '', 'application/problem+json')
+      assert.equal(JSON.parse(text).code, 'validation_failed')
+      assert.notMatch(text, /INSERT|SELECT|at .*\.ts:\d+/)
+    }
+    assert.equal(Number((await db.from('lead_facts').count('* as n'))[0].n), before)
+  })
 })

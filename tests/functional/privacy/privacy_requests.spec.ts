@@ -260,5 +260,20 @@ test.group('Privacy / data-subject requests', (group) => {
     assert.equal(refused.status(), 403)
     const missing = await client.get(`/v1/privacy/requests/${uuidv7()}`).bearerToken(operator)
     assert.equal(missing.status(), 404)
+
+    // A live request holds live people's data: the operator's sandbox key sees no such thing.
+    const filed = await client
+      .post('/v1/privacy/requests')
+      .bearerToken(operator)
+      .json({ kind: 'access', email: 'sandboxed@example.nl' })
+    filed.assertStatus(202)
+    const sandbox = (await createKey({ environment: 'sandbox' })).secret
+    const hidden = await client
+      .get(`/v1/privacy/requests/${filed.body().id}`)
+      .bearerToken(sandbox)
+    assert.equal(hidden.status(), 404)
+    assert.notInclude(hidden.text(), 'sandboxed@example.nl')
+    const seen = await client.get(`/v1/privacy/requests/${filed.body().id}`).bearerToken(operator)
+    seen.assertStatus(200)
   })
 })

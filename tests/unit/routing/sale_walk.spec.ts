@@ -1,5 +1,6 @@
 import { test } from '@japa/runner'
 import { CapLedger } from '#services/routing/caps'
+import { FundsLedger } from '#services/routing/funds'
 import { SALE_DEFAULTS, type SaleSettings } from '#services/routing/sale_settings'
 import { type PastAttempt, walkSale } from '#services/routing/sale_walk'
 import type { ActiveRule } from '#services/routing/rule_book'
@@ -18,6 +19,8 @@ function walk(
     settings: { ...SALE_DEFAULTS, ...options.settings },
     // Uncapped rules: the ledger is never asked for a counter.
     caps: new CapLedger(),
+    // No buyer keeps funds: none is limited by them.
+    funds: FundsLedger.of([]),
     at: AT,
     screenReason: 'no_rule',
   })

@@ -135,6 +135,7 @@ test.group('Webhooks / event schemas', () => {
     assert.sameMembers(subscribableBy('operator'), [...SUBSCRIBABLE_EVENT_TYPES])
     assert.notInclude(subscribableBy('publisher'), 'match.found')
     assert.include(subscribableBy('publisher'), 'payout.processed')
+    assert.notInclude(subscribableBy('publisher'), 'buyer.funds_low')
     assert.sameMembers(subscribableBy('buyer'), [
       'match.found',
       'payout.processed',
@@ -142,6 +143,7 @@ test.group('Webhooks / event schemas', () => {
       'dispute.responded',
       'dispute.decided',
       'consent.revoked',
+      'buyer.funds_low',
       'endpoint.failing',
       'endpoint.disabled',
       'endpoint.recovered',
