@@ -7,6 +7,7 @@ import IntakeService from '#services/intake/intake_service'
 import { lookupStatus } from '#services/leads/lead_presenter'
 import { idempotencyOf, sendAnswerAfterSale } from '#controllers/concerns/intake_answer'
 import { createRequestValidator } from '#validators/lead'
+import { requestConsent } from '#services/intake/delivery_methods'
 
 /** Requests from other sources (ad lead forms, spreadsheets, no-code HTTP modules): the same pipeline. */
 @inject()
@@ -18,7 +19,7 @@ export default class RequestsController {
 
   async store(ctx: HttpContext) {
     await ctx.bouncer.with('LeadPolicy').authorize('create')
-    const input = await ctx.request.validateUsing(createRequestValidator)
+    const input = requestConsent(await ctx.request.validateUsing(createRequestValidator))
     const publisher = input.publisher ?? (await this.ownPublisherSlug(ctx))
     const answer = await this.intake.submit(
       ctx.principal,

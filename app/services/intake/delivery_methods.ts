@@ -33,3 +33,16 @@ export function assertDeliveryMethod(publisher: Publisher, channel: Channel) {
       '(PATCH /v1/publishers/{id} `delivery_methods`, or "How you deliver" in the publisher portal).'
   )
 }
+
+/**
+ * A request's consent as the specification gives it (`POST /v1/requests`: "text and timestamp
+ * in the body"): the wording and the moment the applicant agreed are its yes, so `given` need
+ * not be sent; a `given: false` stays a no.
+ */
+export function requestConsent<Input extends { consent?: Record<string, unknown> | null }>(
+  input: Input
+): Input {
+  const consent = input.consent
+  if (!consent || consent.given !== undefined || !consent.text || !consent.timestamp) return input
+  return { ...input, consent: { ...consent, given: true } }
+}

@@ -179,6 +179,7 @@ export default class IntakeService {
         ...context,
         duplicate,
         normalised: normalised[index],
+        channel: item.submission.channel,
       })
       if (evaluation.outcome !== 'rejected') screen.remember(normalised[index])
       return { ...item, leadId: uuidv7(), evaluation, now }

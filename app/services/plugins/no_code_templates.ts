@@ -86,7 +86,7 @@ function requestExample(label: LabelRef) {
     body: {
       contact: { name: '{{name}}', email: '{{email}}', phone: '{{phone}}', country: 'NL' },
       provenance: { source: 'no-code', campaign: '{{campaign}}' },
-      consent: { given: true, text: '{{consent text}}', timestamp: '{{consent time}}' },
+      consent: { text: '{{consent text}}', timestamp: '{{consent time}}' },
     },
   }
 }

@@ -50,6 +50,7 @@ export function evaluateLead(lead: LeadInput, context: EvaluationContext): Evalu
     now: context.now,
     clockSkewSeconds: context.clockSkewSeconds ?? DEFAULT_CLOCK_SKEW_SECONDS,
     duplicate: context.duplicate,
+    channel: context.channel,
   }
 
   const consent = consentRule(input)

@@ -87,6 +87,11 @@ export type EvaluationContext = {
   duplicate: boolean
   /** `normaliseLead(lead, defaultCountry)` when the caller already has it (for the duplicate keys). */
   normalised?: Normalised
+  /**
+   * How the lead arrived: consent asks of each channel what it can give (a no-code request
+   * carries the wording and the moment, not the applicant's IP).
+   */
+  channel?: string
 }
 
 /** The rules document with every default filled in. */
@@ -107,4 +112,5 @@ export type RuleInput = {
   now: Date
   clockSkewSeconds: number
   duplicate: boolean
+  channel?: string
 }

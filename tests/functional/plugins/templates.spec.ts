@@ -3,7 +3,7 @@ import { strict as check } from 'node:assert'
 import { createRequire } from 'node:module'
 import vm from 'node:vm'
 import { test } from '@japa/runner'
-import { createKey, createLabel, operatorKey } from '#tests/support/fixtures'
+import { createKey, createLabel, createPublisher, operatorKey } from '#tests/support/fixtures'
 import { newSigningSecret, signatureHeaders } from '#services/webhooks/signing'
 
 const require = createRequire(import.meta.url)
@@ -414,5 +414,65 @@ test.group('Integrations / no-code templates', () => {
     ;(
       await client.get(`/v1/labels/${label.id}/templates/n8n`).bearerToken(publisherKey)
     ).assertStatus(404)
+  })
+
+  test("every template's request to POST /v1/requests, its fields filled in, is an accepted lead: consent is its wording and moment", async ({
+    client,
+    assert,
+  }) => {
+    const label = await createLabel()
+    const operator = await operatorKey()
+    const publisher = await createPublisher({ label: label.slug })
+    publisher.merge({ status: 'live', deliveryMethods: ['api'] })
+    await publisher.save()
+    const { secret: key } = await createKey({ publisherId: publisher.id })
+    const filled: Record<string, string> = {
+      '{{name}}': 'Eva Smit',
+      '{{email}}': `eva.${Date.now()}@example.nl`,
+      '{{phone}}': '+31612345678',
+      '{{campaign}}': 'winter',
+      '{{consent text}}': 'I agree that Demo Energy may call me about my energy contract.',
+      '{{consent time}}': new Date(Date.now() - 60_000).toISOString(),
+    }
+    const requests = [
+      (await client.get(`/v1/labels/${label.id}/templates/zapier`).bearerToken(operator)).body()
+        .reverse,
+      (await client.get(`/v1/labels/${label.id}/templates/make`).bearerToken(operator)).body()
+        .metadata.reverse,
+    ]
+    for (const [index, request] of requests.entries()) {
+      const body = JSON.parse(
+        JSON.stringify(request.body).replace(/\{\{[^}]+\}\}/g, (slot) => filled[slot] ?? slot)
+      )
+      body.contact.email = `eva.${index}.${filled['{{email}}']}`
+      const answer = await client.post('/v1/requests').bearerToken(key).json(body)
+      assert.equal(answer.status(), 201, answer.text())
+      assert.equal(answer.body().status, 'accepted')
+      assert.equal(answer.body().quality_check.consent, 'valid')
+    }
+    // Without its wording, or with `given: false`, it is no consent.
+    const { body } = requests[0]
+    const bare = await client
+      .post('/v1/requests')
+      .bearerToken(key)
+      .json({
+        ...body,
+        contact: { ...body.contact, email: 'x@example.nl', name: 'X', phone: '+31612345679' },
+        consent: { timestamp: filled['{{consent time}}'] },
+      })
+    assert.equal(bare.status(), 422)
+    const refused = await client
+      .post('/v1/requests')
+      .bearerToken(key)
+      .json({
+        ...body,
+        contact: { ...body.contact, email: 'y@example.nl', name: 'Y', phone: '+31612345670' },
+        consent: {
+          given: false,
+          text: filled['{{consent text}}'],
+          timestamp: filled['{{consent time}}'],
+        },
+      })
+    assert.equal(refused.status(), 422)
   })
 })

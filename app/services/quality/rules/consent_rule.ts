@@ -2,12 +2,22 @@ import { DateTime } from 'luxon'
 import type { ConsentStatus, Reason, RuleInput } from '#services/quality/types'
 import { isBlank } from '#services/quality/fields'
 
+/** Channels that cannot know the applicant's IP: a no-code request relays another tool's form. */
+const WITHOUT_IP = new Set(['request'])
+
 /**
  * Provable consent: given, with the wording, a plausible moment and the
- * applicant's IP. The action is always reject — the specification blocks a
- * lead without valid consent whatever the publisher's document says.
+ * applicant's IP where the channel has it. The action is always reject — the specification
+ * blocks a lead without valid consent whatever the publisher's document says.
  */
-export function consentRule({ lead, normalised, rules, now, clockSkewSeconds }: RuleInput): {
+export function consentRule({
+  lead,
+  normalised,
+  rules,
+  now,
+  clockSkewSeconds,
+  channel,
+}: RuleInput): {
   status: ConsentStatus
   reasons: Reason[]
 } {
@@ -44,7 +54,7 @@ export function consentRule({ lead, normalised, rules, now, clockSkewSeconds }: 
       `consent.timestamp is older than ${rules.consentMaxAgeDays} days.`,
     ])
   }
-  if (normalised.ip === null) {
+  if (normalised.ip === null && !(channel && WITHOUT_IP.has(channel))) {
     defects.push(['consent.ip', "consent.ip must be the applicant's full IPv4 or IPv6 address."])
   }
 
