@@ -70,6 +70,7 @@ export const controllers = {
     Users: () => import('#controllers/portal/users_controller'),
     WebhookEndpoints: () => import('#controllers/portal/webhook_endpoints_controller'),
   },
+  PostingSpecs: () => import('#controllers/posting_specs_controller'),
   PrivacyRequests: () => import('#controllers/privacy_requests_controller'),
   Publishers: () => import('#controllers/publishers_controller'),
   QualityRules: () => import('#controllers/quality_rules_controller'),
