@@ -222,6 +222,37 @@ test.group('Selling / posting specs', () => {
     assert.lengthOf(mailTo(user.email), 1)
   })
 
+  test('a publisher without users hears of a new version at its contact address', async ({
+    client,
+    assert,
+  }) => {
+    const { publisher, key } = await livePublisher()
+    const operator = await operatorKey()
+    await specOf(client, publisher.id, key)
+    await client
+      .put(`/v1/publishers/${publisher.id}/quality-rules`)
+      .header('authorization', `Bearer ${operator}`)
+      .json({
+        target_audience: [{ field: 'attributes.age', op: 'gte', value: 18, action: 'reject' }],
+      })
+      .then((response) => response.assertStatus(200))
+    const deadline = Date.now() + 5000
+    const specMails = () =>
+      mailTo(publisher.contactEmail).filter((mail) => mail.parts.headers.includes('Posting spec 2'))
+    while (specMails().length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    assert.lengthOf(specMails(), 1)
+    assert.include(specMails()[0].parts.text, 'whose age is missing or is not')
+    const spec = await specOf(client, publisher.id, key)
+    assert.equal(spec.info.version, '2')
+    const age = spec.components.schemas.PublisherLead.allOf.find(
+      (member: any) => member.properties?.attributes?.properties?.age
+    )
+    assert.deepInclude(age.properties.attributes.properties.age, { minimum: 18 })
+    assert.deepEqual(age.properties.attributes.required, ['age'])
+  })
+
   test('another publisher’s spec is not found, a buyer gets none, and a refused read stores no version', async ({
     client,
     assert,
