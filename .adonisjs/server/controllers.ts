@@ -59,6 +59,7 @@ export const controllers = {
     PasswordResets: () => import('#controllers/portal/password_resets_controller'),
     Payouts: () => import('#controllers/portal/payouts_controller'),
     Plugins: () => import('#controllers/portal/plugins_controller'),
+    PostingSpec: () => import('#controllers/portal/posting_spec_controller'),
     PublisherHome: () => import('#controllers/portal/publisher_home_controller'),
     Publishers: () => import('#controllers/portal/publishers_controller'),
     QualityRules: () => import('#controllers/portal/quality_rules_controller'),

@@ -4,6 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import User from '#models/user'
 import { pointerTo, schemaChecker } from '#tests/support/openapi_schemas'
 import { mailTo } from '#tests/support/mailbox'
+import { PortalAgent } from '#tests/support/portal_agent'
 import {
   createBuyer,
   createKey,
@@ -275,5 +276,51 @@ test.group('Selling / posting specs', () => {
     const own = await specOf(client, other.publisher.id, other.key)
     assert.equal(own.info['x-leadgate-publisher'], other.publisher.slug)
     assert.notInclude(JSON.stringify(own), publisher.slug)
+  })
+
+  test('the publisher portal shows the spec, its rules and its versions', async ({
+    client,
+    assert,
+  }) => {
+    const { publisher } = await livePublisher({ required_fields: ['attributes.roof_type'] })
+    const password = 'a long enough password'
+    const user = await User.create({
+      email: `${unique('reader')}@publisher.example`,
+      password,
+      role: 'publisher_user',
+      publisherId: publisher.id,
+      buyerId: null,
+      permissions: ['read'],
+    })
+    const agent = new PortalAgent()
+    await agent.signIn(user.email, password)
+    const first = await agent.visit('/publisher/posting-spec')
+    assert.equal(first.status, 200)
+    assert.equal(first.page!.component, 'publisher/posting_spec')
+    assert.equal(first.page!.props.spec.info.version, '1')
+    assert.equal(first.page!.props.spec.info['x-leadgate-publisher'], publisher.slug)
+    assert.include(
+      first.page!.props.rules.map((rule: any) => rule.text),
+      'We reject a lead without a roof type.'
+    )
+
+    await client
+      .put(`/v1/publishers/${publisher.id}/quality-rules`)
+      .header('authorization', `Bearer ${await operatorKey()}`)
+      .json({})
+      .then((response) => response.assertStatus(200))
+    const second = await agent.visit('/publisher/posting-spec')
+    assert.deepEqual(
+      second.page!.props.versions.map((version: any) => version.version),
+      [2, 1]
+    )
+    assert.deepInclude(second.page!.props.versions[0].changes, {
+      kind: 'rule_removed',
+      text: 'We reject a lead without a roof type.',
+    })
+    assert.match(
+      second.page!.props.api_url,
+      new RegExp(`/v1/publishers/${publisher.id}/posting-spec$`)
+    )
   })
 })
