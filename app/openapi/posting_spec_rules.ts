@@ -1,6 +1,7 @@
 import type { AudienceCriterion, QualityRules } from '#services/quality/quality_rules'
 import { effectiveRules } from '#services/quality/effective_rules'
 import { OPERATORS } from '#services/quality/rules/audience_operators'
+import { postalCodeStatus } from '#services/quality/postal_code'
 import { audienceSentence, fieldInWords, rulesInWords } from '#services/quality/rules_in_words'
 import type { Schema } from './helpers.js'
 
@@ -126,7 +127,7 @@ export function rulesSentences(subject: PostingSubject) {
   return rulesInWords(subject.rules, { consentMaxAgeDays: subject.consentMaxAgeDays })
 }
 
-/** Postal codes the examples can use, by country; another country's example leaves it out. */
+/** Postal codes the examples use, by country; elsewhere the first common form the country takes. */
 const SAMPLE_POSTAL_CODES: Record<string, string> = {
   NL: '1012 AB',
   BE: '1000',
@@ -134,6 +135,14 @@ const SAMPLE_POSTAL_CODES: Record<string, string> = {
   FR: '75001',
   GB: 'SW1A 1AA',
   US: '10001',
+}
+const COMMON_FORMS = ['10000', '1000', '100000', '12345', '123456', '1234', '001 00', '100-0001']
+
+function samplePostalCode(country: string) {
+  return (
+    SAMPLE_POSTAL_CODES[country] ??
+    COMMON_FORMS.find((code) => postalCodeStatus(code, country) === 'valid')
+  )
 }
 
 /** A lead this publisher's rules accept, from the general example; the ping is its partial twin. */
@@ -153,7 +162,7 @@ export function examples(subject: PostingSubject, general: Record<string, any>) 
       put(criterion.field, satisfying(criterion))
     }
   }
-  const postal = SAMPLE_POSTAL_CODES[lead.contact.country]
+  const postal = samplePostalCode(lead.contact.country)
   if (postal) lead.contact.postal_code = postal
   else delete lead.contact.postal_code
   for (const path of rules.requiredFields) {
