@@ -61,7 +61,7 @@ function valueSchema(criterion: AudienceCriterion): Schema {
 function satisfying(criterion: AudienceCriterion): unknown {
   const { op, value } = criterion
   if (op === 'in') return (value as unknown[])[0]
-  if (op === 'between') return bounds(value).min
+  if (op === 'between') return Math.round((bounds(value).min + bounds(value).max) / 2)
   if (op === 'not_in') {
     const taken = (value as unknown[]).map((item) => String(item).toLowerCase())
     return ['other', 'something_else'].find((candidate) => !taken.includes(candidate))
@@ -75,6 +75,8 @@ function defaultPasses(criterion: AudienceCriterion, country: string) {
     criterion.field === 'contact.country' && OPERATORS[criterion.op]?.(country, criterion.value)
   )
 }
+
+const article = (noun: string) => (/^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`)
 
 const CONSENT: Schema = {
   type: 'object',
@@ -105,7 +107,7 @@ export function leadConstraints(subject: PostingSubject): Schema[] {
   for (const path of [...new Set(required)].filter((field) => !field.startsWith('consent.'))) {
     members.push({
       ...atPath(path, {}, true),
-      description: `Without ${fieldInWords(path)} the lead is rejected (\`missing_field\`).`,
+      description: `Without ${article(fieldInWords(path))} the lead is rejected: \`missing_field\`.`,
     })
   }
   for (const criterion of rules.audience) {
@@ -116,7 +118,7 @@ export function leadConstraints(subject: PostingSubject): Schema[] {
         valueSchema(criterion),
         !defaultPasses(criterion, subject.country)
       ),
-      description: `${audienceSentence(criterion).text} (\`outside_target_audience\`)`,
+      description: `${audienceSentence(criterion).text.replace(/\.$/, '')}: \`outside_target_audience\`.`,
     })
   }
   return members
