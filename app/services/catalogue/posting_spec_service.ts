@@ -131,7 +131,7 @@ export default class PostingSpecService {
 
   /**
    * Mails the new version to the publisher's active users (its contact address when it has
-   * none yet), after the version is stored: a mail server that is down loses the mail, not the
+   * none and is past its invitation), after the version is stored: a mail server that is down loses the mail, not the
    * version, and `announced_at` stays empty.
    */
   private async announce(
@@ -145,7 +145,10 @@ export default class PostingSpecService {
       .where('role', 'publisher_user')
       .whereNull('disabled_at')
       .select('email')
-    const recipients = users.length ? users.map((user) => user.email) : [publisher.contactEmail]
+    // An invited publisher with no users yet hears of the portal first: its invitation leads there.
+    const fallback = publisher.status === 'invited' ? [] : [publisher.contactEmail]
+    const recipients = users.length ? users.map((user) => user.email) : fallback
+    if (recipients.length === 0) return
     const brand = await brandForPublisher(publisher.id)
     let sent = false
     for (const to of recipients) {

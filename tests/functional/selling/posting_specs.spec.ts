@@ -8,6 +8,7 @@ import { PortalAgent } from '#tests/support/portal_agent'
 import {
   createBuyer,
   createKey,
+  createPublisher,
   leadBody,
   livePublisher,
   operatorKey,
@@ -252,6 +253,22 @@ test.group('Selling / posting specs', () => {
     )
     assert.deepInclude(age.properties.attributes.properties.age, { minimum: 18 })
     assert.deepEqual(age.properties.attributes.required, ['age'])
+
+    // An invited publisher without users hears of its invitation only.
+    const invited = await createPublisher()
+    await specOf(client, invited.id, operator)
+    await client
+      .put(`/v1/publishers/${invited.id}/quality-rules`)
+      .header('authorization', `Bearer ${operator}`)
+      .json({ phone: { action: 'flag' } })
+      .then((response) => response.assertStatus(200))
+    const rows = await versionsOf(invited.id)
+    assert.lengthOf(rows, 2)
+    assert.isNull(rows[1].announced_at)
+    assert.lengthOf(
+      mailTo(invited.contactEmail).filter((mail) => mail.parts.headers.includes('Posting spec')),
+      0
+    )
   })
 
   test('another publisher’s spec is not found, a buyer gets none, and a refused read stores no version', async ({
