@@ -1,5 +1,6 @@
 import { inject } from '@adonisjs/core'
 import canonicalize from 'canonicalize'
+import logger from '@adonisjs/core/services/logger'
 import type Publisher from '#models/publisher'
 import type Principal from '#auth/principal'
 import AccessLogService from '#services/access/access_log_service'
@@ -46,7 +47,10 @@ export default class QualityRulesService {
         { details: { rules, rules_version: publisher.qualityRulesVersion }, trx }
       )
     })
-    await this.postingSpecs.refresh(publisher)
+    // The rules are saved: a spec version that fails here is made by the next read instead.
+    await this.postingSpecs.refresh(publisher).catch((error: Error) => {
+      logger.warn({ publisher_id: publisher.id, err: error.message }, 'posting spec not refreshed')
+    })
     return this.show(publisher)
   }
 }
