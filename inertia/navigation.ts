@@ -49,6 +49,7 @@ export const NAVIGATION: Record<PortalKind, NavItem[]> = {
       badge: { prop: 'disputes_waiting', words: 'waiting for your answer' },
     },
     { label: 'Keys', href: '/publisher/keys', permission: 'submit' },
+    { label: 'Posting spec', href: '/publisher/posting-spec', permission: 'read' },
     { label: 'Webhooks', href: '/publisher/webhooks', permission: 'read' },
     { label: 'Users', href: '/publisher/users', permission: 'read' },
     { label: 'Access log', href: '/publisher/access-log', permission: 'read' },

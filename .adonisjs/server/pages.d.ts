@@ -62,6 +62,7 @@ declare module '@adonisjs/inertia/types' {
     'publisher/access_log': ExtractProps<(typeof import('../../inertia/pages/publisher/access_log.vue'))['default']>
     'publisher/home': ExtractProps<(typeof import('../../inertia/pages/publisher/home.vue'))['default']>
     'publisher/leads/index': ExtractProps<(typeof import('../../inertia/pages/publisher/leads/index.vue'))['default']>
+    'publisher/posting_spec': ExtractProps<(typeof import('../../inertia/pages/publisher/posting_spec.vue'))['default']>
     'publisher/users': ExtractProps<(typeof import('../../inertia/pages/publisher/users.vue'))['default']>
     'reports/dashboard': ExtractProps<(typeof import('../../inertia/pages/reports/dashboard.vue'))['default']>
     'reports/live': ExtractProps<(typeof import('../../inertia/pages/reports/live.vue'))['default']>

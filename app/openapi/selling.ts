@@ -332,6 +332,22 @@ export const selling: Section = {
         success: { status: 200, description: 'The offer.', schema: ref('PingOffer') },
       }),
     },
+    '/v1/publishers/{id}/posting-spec': {
+      parameters: [param('Id')],
+      get: operation('/v1/publishers/{id}/posting-spec', {
+        id: 'getPostingSpec',
+        tag: 'Selling',
+        summary: 'A publisher’s posting spec',
+        description:
+          'An OpenAPI 3.1 document of `POST /v1/leads` and `POST /v1/pings` for this publisher: the fields its quality rules require and allow, examples with its slug, and every reason (`PostingReason`) and problem (`PostingProblem`) a lead or ping can get. `info.version` is the spec’s version: a change of the rules makes the next one, with its changes in `info.x-leadgate-changes` (every version in `info.x-leadgate-versions`), mailed to the publisher’s users. The operator reads any publisher’s; a publisher its own.',
+        scope: 'read',
+        success: {
+          status: 200,
+          description: 'The posting spec.',
+          schema: { type: 'object', description: 'An OpenAPI 3.1 document.' },
+        },
+      }),
+    },
     '/v1/leads/{id}/sale': {
       parameters: [param('Id')],
       get: operation('/v1/leads/{id}/sale', {

@@ -9,6 +9,10 @@ router
   .group(() => {
     router.get('leads/:id/sale', [controllers.Sales, 'show']).where('id', uuid).as('leads.sale')
     router.post('pings', [controllers.Pings, 'store']).as('pings.store')
+    router
+      .get('publishers/:id/posting-spec', [controllers.PostingSpecs, 'show'])
+      .where('id', uuid)
+      .as('posting_specs.show')
 
     router
       .group(() => {

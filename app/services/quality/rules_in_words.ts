@@ -51,7 +51,8 @@ function checkedField(
   return [sentence(missing, `without ${article(noun)}`), wrong]
 }
 
-function audienceSentence(criterion: AudienceCriterion): RuleSentence {
+/** One target-audience criterion as a sentence; the posting spec describes each with it. */
+export function audienceSentence(criterion: AudienceCriterion): RuleSentence {
   const field = fieldInWords(criterion.field)
   const action = criterion.action ?? 'reject'
   // "none of" negated reads badly: say which values are out.

@@ -36,6 +36,8 @@ router
       .where('id', uuid)
       .as('users.invitation')
 
+    router.get('posting-spec', [controllers.portal.PostingSpec, 'show']).as('posting_spec.show')
+
     router.get('access-log', [controllers.portal.AccessLog, 'index']).as('access_log.index')
   })
   .prefix('/publisher')

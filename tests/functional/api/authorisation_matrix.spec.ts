@@ -96,6 +96,7 @@ const MATRIX: Record<string, Access> = {
   submitLead: { may: ['operator', 'publisher'], refused: ['publisher B'], sandbox: true },
   // A ping is a lead without its contact: whoever may deliver the lead may ping it.
   pingLead: { may: ['operator', 'publisher'], refused: ['publisher B'], sandbox: true },
+  getPostingSpec: PUBLISHER,
   getLead: ANYONE,
   reviewLead: OPERATOR,
   submitRequest: { may: ['operator', 'publisher'], refused: ['publisher B'], sandbox: true },

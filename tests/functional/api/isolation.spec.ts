@@ -472,6 +472,7 @@ const CASES: Record<string, Case> = {
   // Selling: a lead's sale follows the lead; a buyer's destinations are its own (a publisher is
   // refused them with 403, as statements).
   'GET /v1/leads/{id}/sale': { target: (w) => w.soldB, callers: outsiders },
+  'GET /v1/publishers/{id}/posting-spec': { target: (w) => w.publisherB.id, callers: outsiders },
   'GET /v1/buyers/{id}/destinations': { target: (w) => w.buyerY.id, callers: otherBuyer },
   'POST /v1/buyers/{id}/destinations': {
     target: (w) => w.buyerY.id,
