@@ -90,6 +90,8 @@ export type ScannedRoutes = {
     'v1.payouts.mark_paid': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.payouts.mark_failed': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.buyer_statements.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.buyer_funds.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.buyer_funds.top_up': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.index': { paramsTuple?: []; params?: {} }
     'v1.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -98,6 +100,7 @@ export type ScannedRoutes = {
     'v1.disputes.withdraw': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.leads.sale': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.pings.store': { paramsTuple?: []; params?: {} }
+    'v1.posting_specs.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.destinations.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.destinations.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.destinations.show': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
@@ -230,6 +233,7 @@ export type ScannedRoutes = {
     'publisher.users.store': { paramsTuple?: []; params?: {} }
     'publisher.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.users.invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'publisher.posting_spec.show': { paramsTuple?: []; params?: {} }
     'publisher.access_log.index': { paramsTuple?: []; params?: {} }
     'compliance.home': { paramsTuple?: []; params?: {} }
     'compliance.verification.store': { paramsTuple?: []; params?: {} }
@@ -352,9 +356,11 @@ export type ScannedRoutes = {
     'v1.payouts.index': { paramsTuple?: []; params?: {} }
     'v1.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.buyer_statements.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.buyer_funds.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.index': { paramsTuple?: []; params?: {} }
     'v1.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.leads.sale': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.posting_specs.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.destinations.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.destinations.show': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
     'v1.plugins.available': { paramsTuple?: []; params?: {} }
@@ -412,6 +418,7 @@ export type ScannedRoutes = {
     'buyer.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.home': { paramsTuple?: []; params?: {} }
     'publisher.users.index': { paramsTuple?: []; params?: {} }
+    'publisher.posting_spec.show': { paramsTuple?: []; params?: {} }
     'publisher.access_log.index': { paramsTuple?: []; params?: {} }
     'compliance.home': { paramsTuple?: []; params?: {} }
     'compliance.proof.show': { paramsTuple?: []; params?: {} }
@@ -506,9 +513,11 @@ export type ScannedRoutes = {
     'v1.payouts.index': { paramsTuple?: []; params?: {} }
     'v1.payouts.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.buyer_statements.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.buyer_funds.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.index': { paramsTuple?: []; params?: {} }
     'v1.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.leads.sale': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.posting_specs.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.destinations.index': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.destinations.show': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'destination_id': ParamValue} }
     'v1.plugins.available': { paramsTuple?: []; params?: {} }
@@ -566,6 +575,7 @@ export type ScannedRoutes = {
     'buyer.leads.proof': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.home': { paramsTuple?: []; params?: {} }
     'publisher.users.index': { paramsTuple?: []; params?: {} }
+    'publisher.posting_spec.show': { paramsTuple?: []; params?: {} }
     'publisher.access_log.index': { paramsTuple?: []; params?: {} }
     'compliance.home': { paramsTuple?: []; params?: {} }
     'compliance.proof.show': { paramsTuple?: []; params?: {} }
@@ -649,6 +659,7 @@ export type ScannedRoutes = {
     'v1.payout_runs.store': { paramsTuple?: []; params?: {} }
     'v1.payouts.mark_paid': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.payouts.mark_failed': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'v1.buyer_funds.top_up': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.respond': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'v1.disputes.decide': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

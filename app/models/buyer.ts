@@ -17,6 +17,10 @@ export default class Buyer extends compose(BaseModel, withUuid) {
   @column()
   declare status: 'active' | 'paused'
 
+  /** Never sold the same consumer twice within this many days (its fingerprints); null: no window. */
+  @column()
+  declare duplicateWindowDays: number | null
+
   @column.dateTime({ autoCreate: true })
   declare createdAt: DateTime
 

@@ -228,6 +228,11 @@ const schemas = {
     contact_email: ref('Email'),
     status: { type: 'string', enum: ['active', 'paused'] },
     return_window_hours: returnWindow,
+    duplicate_window_days: {
+      ...nullable({ type: 'integer', minimum: 1, maximum: 365 }),
+      description:
+        'The buyer is never sold the same consumer (its e-mail or phone, by fingerprint) twice within this many days; null: no such window.',
+    },
     created_at: ref('Timestamp'),
   }),
   BuyerPage: page('Buyer'),
@@ -646,6 +651,8 @@ export const catalogue: Section = {
           docs: {
             return_window_hours: returnWindowDocs,
             status: 'A paused buyer gets no new matches; its routing rules wait for it to resume.',
+            duplicate_window_days:
+              'Never sell this buyer the same consumer twice within this many days (1–365); null lifts it.',
             billing:
               'The operator’s alone: `prepaid` (a balance topped up) or `credit` (a limit the balance may go below zero by), per currency. The sale then never offers the buyer a lead it cannot pay for (unsold reason `insufficient_funds`); `GET /v1/buyers/{id}/funds` shows them.',
           },

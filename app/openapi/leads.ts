@@ -161,7 +161,16 @@ const schemas = {
       unsold_reason: {
         ...nullable({
           type: 'string',
-          enum: ['no_rule', 'criteria', 'outside_schedule', 'cap_reached', 'rejected', 'deadline', 'insufficient_funds'],
+          enum: [
+            'no_rule',
+            'criteria',
+            'outside_schedule',
+            'cap_reached',
+            'rejected',
+            'deadline',
+            'insufficient_funds',
+            'buyer_duplicate',
+          ],
         }),
         description: 'Operator only: why an accepted lead has no buyer yet.',
       },

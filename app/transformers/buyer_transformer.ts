@@ -22,6 +22,7 @@ export default class BuyerTransformer extends BaseTransformer<Buyer> {
       contact_email: buyer.contactEmail,
       status: buyer.status,
       return_window_hours: buyer.returnWindowHours,
+      duplicate_window_days: buyer.duplicateWindowDays ?? null,
       created_at: isoTime(buyer.createdAt),
     }
   }

@@ -3,6 +3,7 @@ import {
   cents,
   currency,
   email,
+  integer,
   name,
   pagination,
   returnWindow,
@@ -24,6 +25,7 @@ export const updateBuyerValidator = vine.create(
     contact_email: email().optional(),
     status: vine.enum(['active', 'paused'] as const).optional(),
     return_window_hours: returnWindow().optional(),
+    duplicate_window_days: integer().range([1, 365]).nullable().optional(),
     /** The operator's alone: how the buyer pays (DESIGN §16). */
     billing: strictObject({
       mode: vine.enum(['prepaid', 'credit'] as const),

@@ -8,6 +8,7 @@ import {
   AUDIENCE_OPERATORS,
   type AudienceOperator,
   DUPLICATE_KEYS,
+  DUPLICATE_SCOPES,
   LEAD_FIELD_PATHS,
   MAX_CRITERIA,
   RULE_ACTIONS,
@@ -156,6 +157,7 @@ export const qualityRulesSchema = strictObject({
     window_days: integer().range([1, 365]),
     keys: vine.array(vine.enum(DUPLICATE_KEYS)).notEmpty().distinct(),
     action: ruleAction(),
+    scope: vine.enum(DUPLICATE_SCOPES).optional(),
   }).optional(),
 }).use(documentedAs('QualityRules'))
 

@@ -13,6 +13,7 @@ export type UpdateBuyerInput = {
   contact_email?: string
   status?: Buyer['status']
   return_window_hours?: number
+  duplicate_window_days?: number | null
   billing?: BillingInput
 }
 
@@ -87,6 +88,9 @@ export default class BuyerService {
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.return_window_hours !== undefined
           ? { returnWindowHours: input.return_window_hours }
+          : {}),
+        ...(input.duplicate_window_days !== undefined
+          ? { duplicateWindowDays: input.duplicate_window_days }
           : {}),
       })
       if (input.billing) await this.funds.setBilling(principal, buyer, input.billing, trx)

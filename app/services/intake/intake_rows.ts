@@ -9,6 +9,7 @@ import {
   evidencePage,
 } from '#services/audit/consent_evidence_service'
 import { type Column, insertRows } from '#services/sql/insert_together'
+import { fingerprintsOf } from '#services/scrubbing/fingerprints'
 
 /** A lead whose outcome intake has decided, about to be written. */
 export type DecidedLead = {
@@ -31,7 +32,17 @@ export type GroupRows = {
   trails: AppendInput[]
   evidence: EvidenceRow[]
   events: OutboxEvent[]
+  fingerprints: Record<string, unknown>[]
 }
+
+const FINGERPRINT_COLUMNS: Column[] = [
+  ['lead_id', 'uuid'],
+  ['publisher_id', 'uuid'],
+  ['environment', 'text'],
+  ['kind', 'text'],
+  ['digest', 'text'],
+  ['created_at', 'timestamptz'],
+]
 
 const LEAD_COLUMNS: Column[] = [
   ['id', 'uuid'],
@@ -68,7 +79,15 @@ const FACT_COLUMNS: Column[] = [
 ]
 
 export function emptyGroupRows(): GroupRows {
-  return { leads: [], secrets: [], facts: [], trails: [], evidence: [], events: [] }
+  return {
+    leads: [],
+    secrets: [],
+    facts: [],
+    trails: [],
+    evidence: [],
+    events: [],
+    fingerprints: [],
+  }
 }
 
 /** The group's leads and salts (its schema) and facts (lead_facts), one INSERT each. */
@@ -77,6 +96,9 @@ export function leadInserts(rows: GroupRows) {
     insertRows('leads', LEAD_COLUMNS, rows.leads),
     ...(rows.secrets.length ? [insertRows('lead_secrets', SECRET_COLUMNS, rows.secrets)] : []),
     insertRows('public.lead_facts', FACT_COLUMNS, rows.facts),
+    ...(rows.fingerprints.length
+      ? [insertRows('public.lead_fingerprints', FINGERPRINT_COLUMNS, rows.fingerprints)]
+      : []),
   ]
 }
 
@@ -140,6 +162,17 @@ export function addLeadRows(
   // Events go out once first validation has passed: a rejected lead sends none.
   const label = publisher.label?.slug ?? null
   if (evaluation.outcome !== 'rejected') {
+    // The consumer, as the platform recognises it again: keyed digests, never the values.
+    for (const print of fingerprintsOf(evaluation.normalised)) {
+      rows.fingerprints.push({
+        lead_id: leadId,
+        publisher_id: publisher.id,
+        environment,
+        kind: print.kind,
+        digest: print.digest,
+        created_at: now,
+      })
+    }
     rows.events.push(
       {
         type: 'lead.received',

@@ -157,6 +157,11 @@ export const INVENTORY: Record<string, InventoryEntry> = {
     readers: 'the operator',
     removal: 'kept: the cap counters an offer held (rule ids and periods)',
   },
+  'public.lead_fingerprints.digest': {
+    category: 'contact',
+    readers: "nobody: the platform compares them (duplicates across publishers, a buyer's window)",
+    removal: 'contact_days; erasure (keyed HMAC-SHA256 of the e-mail or phone, never the value)',
+  },
   'public.destinations.name': {
     category: 'not_personal',
     readers: 'the buyer, the operator',

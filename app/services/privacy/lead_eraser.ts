@@ -164,6 +164,10 @@ export default class LeadEraser {
         `${MINIMISE_SALE_ANSWERS} AND lead_id = ANY(?::uuid[])`,
         [ids]
       )
+      // Its fingerprints go too: an erased consumer is not recognised again.
+      await trx.rawQuery(`DELETE FROM public.lead_fingerprints WHERE lead_id = ANY(?::uuid[])`, [
+        ids,
+      ])
       await insertTogether(
         trx,
         this.audit.extendTrailInserts(

@@ -3,6 +3,7 @@ import type Publisher from '#models/publisher'
 import type { Environment } from '#auth/principal'
 import type { Normalised } from '#services/quality/types'
 import type { QualityRules } from '#services/quality/quality_rules'
+import { fingerprint } from '#services/scrubbing/fingerprints'
 
 const DAY_MS = 86_400_000
 
@@ -57,15 +58,41 @@ export async function enterAndScreen(
   const valuesOf = (column: Key[0]) => [
     ...new Set(keys.filter(([name]) => name === column).map(([, value]) => value)),
   ]
-  // Taken in this (sorted) order, so two groups sharing keys cannot deadlock.
-  const locks = [...new Set(keys.map(([, value]) => `dup:${publisher.id}:${value}`))].sort()
+  // A platform-wide rule serialises copies from any publisher, a publisher's its own; taken in this
+  // (sorted) order, so two groups sharing keys cannot deadlock.
+  const platform = window?.scope === 'platform'
+  const scope = platform ? 'platform' : publisher.id
+  const locks = [...new Set(keys.map(([, value]) => `dup:${scope}:${value}`))].sort()
   const since = new Date(now.getTime() - (window?.window_days ?? 0) * DAY_MS)
   const earlier = await trx.rawQuery(
     'SELECT key FROM intake_enter_and_screen(?, ?::text[], ?::text[], ?::text[], ?, ?) AS key',
     [schemaName, locks, valuesOf('email_key'), valuesOf('phone_key'), environment, since]
   )
-  return new DuplicateScreen(
-    keysOf,
-    new Set<string>(earlier.rows.map((row: { key: string }) => row.key))
+  const seen = new Set<string>(earlier.rows.map((row: { key: string }) => row.key))
+  if (platform && keys.length > 0) {
+    for (const key of await elsewhere(trx, publisher.id, keys, environment, since)) seen.add(key)
+  }
+  return new DuplicateScreen(keysOf, seen)
+}
+
+/**
+ * The keys other publishers' leads already hold inside the window, found by fingerprint (the
+ * values never leave their schemas): `platform` scope. The locks above are taken first.
+ */
+async function elsewhere(
+  trx: TransactionClientContract,
+  publisherId: string,
+  keys: Key[],
+  environment: Environment,
+  since: Date
+) {
+  const byDigest = new Map(
+    keys.map((key) => [fingerprint(key[0] === 'email_key' ? 'email' : 'phone', key[1]), key])
   )
+  const found = await trx.rawQuery(
+    `SELECT DISTINCT digest FROM public.lead_fingerprints
+      WHERE digest = ANY(?::text[]) AND environment = ? AND created_at >= ? AND publisher_id <> ?`,
+    [[...byDigest.keys()], environment, since, publisherId]
+  )
+  return found.rows.map((row: { digest: string }) => byDigest.get(row.digest)!.join(':'))
 }

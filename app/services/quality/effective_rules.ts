@@ -22,6 +22,7 @@ export function effectiveRules(rules: QualityRules, consentMaxAgeDays: number): 
           windowDays: rules.duplicates.window_days,
           keys: rules.duplicates.keys,
           action: rules.duplicates.action ?? 'reject',
+          scope: rules.duplicates.scope ?? 'publisher',
         }
       : null,
   }

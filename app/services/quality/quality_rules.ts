@@ -49,8 +49,19 @@ export type QualityRules = {
   email?: { action: RuleAction }
   consent?: { required: true; action: RuleAction; max_age_days?: number }
   target_audience?: AudienceCriterion[]
-  duplicates?: { window_days: number; keys: string[]; action: RuleAction }
+  /**
+   * `scope`: `publisher` (the default) compares with the publisher's own earlier leads,
+   * `platform` with every publisher's (by fingerprint), and never says whose.
+   */
+  duplicates?: {
+    window_days: number
+    keys: string[]
+    action: RuleAction
+    scope?: (typeof DUPLICATE_SCOPES)[number]
+  }
 }
+
+export const DUPLICATE_SCOPES = ['publisher', 'platform'] as const
 
 /** What `duplicates.keys` may hold. */
 export type DuplicateKey = (typeof DUPLICATE_KEYS)[number]

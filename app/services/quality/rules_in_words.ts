@@ -114,7 +114,7 @@ export function rulesInWords(
     sentences.push(
       sentence(
         rules.duplicates.action,
-        `whose ${keys} already arrived in the last ${days} ${days === 1 ? 'day' : 'days'}`
+        `whose ${keys} already arrived${rules.duplicates.scope === 'platform' ? ' from any publisher' : ''} in the last ${days} ${days === 1 ? 'day' : 'days'}`
       )
     )
   }

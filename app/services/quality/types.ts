@@ -102,7 +102,12 @@ export type EffectiveRules = {
   email: { action: RuleAction }
   consentMaxAgeDays: number
   audience: AudienceCriterion[]
-  duplicates: { windowDays: number; keys: string[]; action: RuleAction } | null
+  duplicates: {
+    windowDays: number
+    keys: string[]
+    action: RuleAction
+    scope: 'publisher' | 'platform'
+  } | null
 }
 
 export type RuleInput = {

@@ -11,6 +11,7 @@ import AuditChainService, {
 import RoutingRuleBook, { RULES_VERSION_SQL, type ActiveRule } from '#services/routing/rule_book'
 import { CapConflict, CapLedger, isCapped } from '#services/routing/caps'
 import { FundsLedger } from '#services/routing/funds'
+import { boughtBefore, withoutBoughtBefore } from '#services/routing/buyer_duplicates'
 import { type RoutableLead, rankCandidates, screen } from '#services/routing/selection'
 import { walkSale } from '#services/routing/sale_walk'
 import { type SaleSettingsInput, saleSettings } from '#services/routing/sale_settings'
@@ -240,16 +241,19 @@ export default class RoutingService {
     for (const past of attempts.values()) {
       for (const attempt of past) if (attempt.outcome === null) buyers.add(attempt.buyer_id)
     }
+    const bought = boughtBefore(entries, tasks[0]?.now ?? new Date())
     const { ledger: caps, rows } = await CapLedger.read(
       trx,
       counted,
       [
         ...(endpointScopes.length ? [this.outbox.endpointsFor(endpointScopes)] : []),
+        ...(bought ? [bought] : []),
         FundsLedger.query([...buyers], { lock: lockCaps }),
       ],
       { lock: lockCaps }
     )
     const funds = FundsLedger.of(rows.pop() ?? [])
+    if (bought) withoutBoughtBefore(entries, rows.pop() ?? [])
     const endpoints = (rows[0] ?? []) as SubscribedEndpoint[]
 
     const decisions: Decision[] = []

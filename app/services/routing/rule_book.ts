@@ -23,6 +23,8 @@ export type ActiveRule = {
   mode: SaleMode
   exclusive: boolean
   reserveCents: number | null
+  /** The buyer's window: it is not offered a consumer it bought within these days. */
+  buyerDuplicateWindowDays: number | null
   payoutSharePercent: number | null
   priceCents: number
   payoutCents: number
@@ -93,7 +95,8 @@ export default class RoutingRuleBook {
         db.raw(`coalesce(d.kind, 'webhook') AS destination_kind`),
         db.raw(`(d.config #>> '{http,timeout_ms}')::int AS destination_timeout_ms`),
         db.raw('greatest(r.updated_at, b.updated_at) AS changed_at'),
-        db.raw('coalesce(r.return_window_hours, b.return_window_hours) AS window_hours')
+        db.raw('coalesce(r.return_window_hours, b.return_window_hours) AS window_hours'),
+        db.raw('b.duplicate_window_days AS buyer_duplicate_window_days')
       )
       // A stable order (ids are time-ordered), so a seeded random source replays the same choices.
       .orderBy('r.id')
@@ -113,6 +116,7 @@ export default class RoutingRuleBook {
         mode: row.mode ?? 'fixed',
         exclusive: row.exclusive ?? true,
         reserveCents: row.reserve_cents ?? null,
+        buyerDuplicateWindowDays: row.buyer_duplicate_window_days ?? null,
         payoutSharePercent: row.payout_share_percent ?? null,
         priceCents: row.price_cents,
         payoutCents: row.payout_cents,

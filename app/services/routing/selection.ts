@@ -17,6 +17,8 @@ export type UnsoldReason =
   | 'deadline'
   /** The buyers that would take it cannot pay for it now (their funds, DESIGN §16). */
   | 'insufficient_funds'
+  /** Its only buyers bought the same consumer within their duplicate window (DESIGN §15). */
+  | 'buyer_duplicate'
 
 export type RoutableLead = {
   publisherId: string

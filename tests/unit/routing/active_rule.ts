@@ -19,6 +19,7 @@ export function activeRule(overrides: Partial<ActiveRule> = {}): ActiveRule {
     mode: 'fixed',
     exclusive: true,
     reserveCents: null,
+    buyerDuplicateWindowDays: null,
     payoutSharePercent: null,
     priceCents: 1000,
     payoutCents: 500,
