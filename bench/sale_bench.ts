@@ -9,6 +9,7 @@ import { SYSTEM_OPERATOR } from '#services/access/operator_service'
 import ApiKeyService from '#services/access/api_key_service'
 import PublisherService from '#services/catalogue/publisher_service'
 import DatabaseSetupService from '#services/platform/database_setup_service'
+import TenancyService from '#services/platform/tenancy_service'
 import { type BenchServer, startBenchServer, stopBenchServer } from '#bench/app_server'
 import { spawnBenchChild, stillRunning } from '#bench/bench_child'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
@@ -332,4 +333,45 @@ export async function capUse() {
       FROM routing_rules r LEFT JOIN sales s ON s.routing_rule_id = r.id
      WHERE r.caps <> '{}'::jsonb GROUP BY r.id, r.caps ORDER BY r.id`)
   return rows.map((row: any) => ({ caps: row.caps, sold: row.sold, spent_cents: row.spent }))
+}
+
+/**
+ * Per accepted lead (its id and when its 201 arrived): ms until a buyer's system received the
+ * post it accepted (`sold`), and until the first post of its sale arrived anywhere (`first`).
+ */
+export function postTimes(accepted: [string, number][], posts: Post[]) {
+  const firstAt = new Map<string, number>()
+  const soldAt = new Map<string, number>()
+  for (const [, leadId, at, ok] of posts) {
+    if (!leadId) continue
+    if (!firstAt.has(leadId) || at < firstAt.get(leadId)!) firstAt.set(leadId, at)
+    if (ok) soldAt.set(leadId, at)
+  }
+  const sold = new Map<string, number>()
+  const first = new Map<string, number>()
+  for (const [id, answeredAt] of accepted) {
+    if (soldAt.has(id)) sold.set(id, soldAt.get(id)! - answeredAt)
+    if (firstAt.has(id)) first.set(id, firstAt.get(id)! - answeredAt)
+  }
+  return { sold, first }
+}
+
+/** The sale attempts (pings and posts) of the run's leads, from each publisher's schema. */
+export async function attemptsOf(publisherIds: string[], leadIds: string[]) {
+  const attempts: {
+    lead_id: string
+    kind: string
+    outcome: string | null
+    reason: string | null
+    duration_ms: number | null
+  }[] = []
+  for (const publisherId of publisherIds) {
+    const { rows } = await db.rawQuery(
+      `SELECT lead_id, kind, outcome, reason, duration_ms FROM ${TenancyService.schemaNameFor(publisherId)}.sale_attempts
+        WHERE lead_id = ANY(?::uuid[])`,
+      [leadIds]
+    )
+    attempts.push(...rows)
+  }
+  return attempts
 }

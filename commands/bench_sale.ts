@@ -9,6 +9,7 @@ import {
   capsOversold,
   machine,
   outcomes,
+  postTimes,
   salesOf,
 } from '#bench/sale_bench'
 
@@ -164,22 +165,10 @@ export default class BenchSale extends BaseCommand {
  * the first post of its sale. A lead sold (in Postgres) whose accepted post was never seen, or
  * still selling at the end, is lost: counted slower than any.
  */
-function summariseSale(accepted: [string, number][], posts: Post[], sold: number) {
-  const first = new Map<string, number>()
-  const taken = new Map<string, number>()
-  for (const [, leadId, at, ok] of posts) {
-    if (!leadId) continue
-    if (!first.has(leadId) || at < first.get(leadId)!) first.set(leadId, at)
-    if (ok) taken.set(leadId, at)
-  }
-  const toSold: number[] = []
-  const toFirst: number[] = []
-  for (const [id, answeredAt] of accepted) {
-    if (taken.has(id)) toSold.push(taken.get(id)! - answeredAt)
-    if (first.has(id)) toFirst.push(first.get(id)! - answeredAt)
-  }
+function summariseSale(accepted: [string, number][], posts: Post[], expected: number) {
+  const { sold, first } = postTimes(accepted, posts)
   return {
-    accepted_to_sold_post: summarise(toSold, Math.max(0, sold - toSold.length)),
-    accepted_to_first_post: summarise(toFirst, accepted.length - toFirst.length),
+    accepted_to_sold_post: summarise([...sold.values()], Math.max(0, expected - sold.size)),
+    accepted_to_first_post: summarise([...first.values()], accepted.length - first.size),
   }
 }
