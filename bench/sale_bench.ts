@@ -364,10 +364,11 @@ export async function attemptsOf(publisherIds: string[], leadIds: string[]) {
     outcome: string | null
     reason: string | null
     duration_ms: number | null
+    started_at: Date
   }[] = []
   for (const publisherId of publisherIds) {
     const { rows } = await db.rawQuery(
-      `SELECT lead_id, kind, outcome, reason, duration_ms FROM ${TenancyService.schemaNameFor(publisherId)}.sale_attempts
+      `SELECT lead_id, kind, outcome, reason, duration_ms, started_at FROM ${TenancyService.schemaNameFor(publisherId)}.sale_attempts
         WHERE lead_id = ANY(?::uuid[])`,
       [leadIds]
     )

@@ -103,6 +103,7 @@ export default class BenchAuction extends BaseCommand {
       leadIds
     )
     const figures = auctionFigures(
+      load.accepted,
       postTimes(load.accepted, posts).sold,
       attempts,
       sales.length + unsettled
@@ -157,6 +158,8 @@ export default class BenchAuction extends BaseCommand {
       ['end to end: 201 → winner received the post', summary.end_to_end],
       ['waiting for buyers (pings, rejected posts)', summary.buyer_wait],
       ["Leadgate's own: end to end − waiting", summary.overhead],
+      ['  of which 201 → first ping sent', summary.overhead_before_pings],
+      ['  of which after the pings', summary.overhead_after_pings],
       ['end to end, sold on its first post', summary.end_to_end_first_post],
     ])
       table.row([
@@ -188,39 +191,59 @@ export default class BenchAuction extends BaseCommand {
  * Per sold lead: end to end (its 201 → the winner's system receiving the post), the time spent
  * waiting for buyers (the auction's longest ping, pings being sent at once, plus every post the
  * buyer answered before the one that sold), and the rest: Leadgate's own. A lead sold (or still
- * selling at the end) whose accepted post was never seen is lost in all three.
+ * selling at the end) whose accepted post was never seen is lost in all three. Leadgate's own is
+ * split at the first ping's start (its sale attempt's `started_at`): intake to the auction, and
+ * the rest (recording the bids, choosing, the post until it arrives).
  */
 function auctionFigures(
+  accepted: [string, number][],
   endToEnd: Map<string, number>,
   attempts: Awaited<ReturnType<typeof attemptsOf>>,
   expected: number
 ) {
-  const waits = new Map<string, { ping: number; posts: number; postCount: number }>()
-  for (const { lead_id: leadId, kind, outcome, duration_ms: ms } of attempts) {
-    const wait = waits.get(leadId) ?? { ping: 0, posts: 0, postCount: 0 }
-    if (kind === 'ping') wait.ping = Math.max(wait.ping, ms ?? 0)
-    else if (outcome !== 'accepted') {
+  type Wait = { ping: number; posts: number; postCount: number; firstPing: number }
+  const waits = new Map<string, Wait>()
+  for (const { lead_id: leadId, kind, outcome, duration_ms: ms, started_at: at } of attempts) {
+    const wait = waits.get(leadId) ?? { ping: 0, posts: 0, postCount: 0, firstPing: Infinity }
+    if (kind === 'ping') {
+      wait.ping = Math.max(wait.ping, ms ?? 0)
+      wait.firstPing = Math.min(wait.firstPing, at.getTime())
+    } else if (outcome !== 'accepted') {
       wait.posts += ms ?? 0
       wait.postCount++
     }
     waits.set(leadId, wait)
   }
-  const total: number[] = []
-  const waited: number[] = []
-  const own: number[] = []
-  const firstPost: number[] = []
+  const answeredAt = new Map(accepted)
+  const figures = {
+    total: [],
+    waited: [],
+    own: [],
+    before: [],
+    after: [],
+    firstPost: [],
+  } as Record<string, number[]>
   for (const [leadId, ms] of endToEnd) {
-    const wait = waits.get(leadId) ?? { ping: 0, posts: 0, postCount: 0 }
-    total.push(ms)
-    waited.push(wait.ping + wait.posts)
-    own.push(ms - wait.ping - wait.posts)
-    if (wait.postCount === 0) firstPost.push(ms)
+    const wait = waits.get(leadId) ?? { ping: 0, posts: 0, postCount: 0, firstPing: Infinity }
+    const own = ms - wait.ping - wait.posts
+    figures.total.push(ms)
+    figures.waited.push(wait.ping + wait.posts)
+    figures.own.push(own)
+    if (wait.firstPing < Infinity) {
+      // The worker's clock and the load process's are the same machine's.
+      const before = wait.firstPing - answeredAt.get(leadId)!
+      figures.before.push(before)
+      figures.after.push(own - before)
+    }
+    if (wait.postCount === 0) figures.firstPost.push(ms)
   }
   const lost = Math.max(0, expected - endToEnd.size)
   return {
-    end_to_end: summarise(total, lost),
-    buyer_wait: summarise(waited, lost),
-    overhead: summarise(own, lost),
-    end_to_end_first_post: summarise(firstPost),
+    end_to_end: summarise(figures.total, lost),
+    buyer_wait: summarise(figures.waited, lost),
+    overhead: summarise(figures.own, lost),
+    overhead_before_pings: summarise(figures.before),
+    overhead_after_pings: summarise(figures.after),
+    end_to_end_first_post: summarise(figures.firstPost),
   }
 }
