@@ -158,8 +158,8 @@ export default class BenchAuction extends BaseCommand {
       ['end to end: 201 → winner received the post', summary.end_to_end],
       ['waiting for buyers (pings, rejected posts)', summary.buyer_wait],
       ["Leadgate's own: end to end − waiting", summary.overhead],
-      ['  of which 201 → first ping sent', summary.overhead_before_pings],
-      ['  of which after the pings', summary.overhead_after_pings],
+      ['  of which until the worker routes it', summary.overhead_before_routing],
+      ['  of which routing and the post', summary.overhead_from_routing],
       ['end to end, sold on its first post', summary.end_to_end_first_post],
     ])
       table.row([
@@ -192,8 +192,9 @@ export default class BenchAuction extends BaseCommand {
  * waiting for buyers (the auction's longest ping, pings being sent at once, plus every post the
  * buyer answered before the one that sold), and the rest: Leadgate's own. A lead sold (or still
  * selling at the end) whose accepted post was never seen is lost in all three. Leadgate's own is
- * split at the first ping's start (its sale attempt's `started_at`): intake to the auction, and
- * the rest (recording the bids, choosing, the post until it arrives).
+ * split at the pings' `started_at` (when the worker took the lead up for routing): the queue
+ * before it, and the rest (the routing transactions before and after the pings, the post until
+ * it arrives).
  */
 function auctionFigures(
   accepted: [string, number][],
@@ -242,8 +243,8 @@ function auctionFigures(
     end_to_end: summarise(figures.total, lost),
     buyer_wait: summarise(figures.waited, lost),
     overhead: summarise(figures.own, lost),
-    overhead_before_pings: summarise(figures.before),
-    overhead_after_pings: summarise(figures.after),
+    overhead_before_routing: summarise(figures.before),
+    overhead_from_routing: summarise(figures.after),
     end_to_end_first_post: summarise(figures.firstPost),
   }
 }

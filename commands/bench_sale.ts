@@ -5,6 +5,7 @@ import { summarise } from '#bench/routing_table'
 import {
   type Post,
   SaleBench,
+  attemptsOf,
   capUse,
   capsOversold,
   machine,
@@ -97,7 +98,11 @@ export default class BenchSale extends BaseCommand {
     const cpu = bench.cpuSince(load)
     const { posts } = await bench.report()
     const sales = await salesOf(leadIds)
-    const figures = summariseSale(load.accepted, posts, sales.length + unsettled)
+    const attempts = await attemptsOf(
+      publishers.map(({ id }) => id),
+      leadIds
+    )
+    const figures = summariseSale(load.accepted, posts, attempts, sales.length + unsettled)
     const oversold = await capsOversold()
     const perSold = (ms: number) => Number((ms / Math.max(1, sales.length)).toFixed(3))
     const summary = {
@@ -137,6 +142,8 @@ export default class BenchSale extends BaseCommand {
     for (const [name, figures] of [
       ['post that sold it received', summary.accepted_to_sold_post],
       ['first post received', summary.accepted_to_first_post],
+      ['  of which until the worker routes it', summary.accepted_to_routing],
+      ['  of which routing and the post', summary.routing_to_first_post],
     ])
       table.row([
         name,
@@ -163,12 +170,32 @@ export default class BenchSale extends BaseCommand {
 /**
  * Per accepted lead, from its 201 to the buyer's system receiving the post it accepted, and to
  * the first post of its sale. A lead sold (in Postgres) whose accepted post was never seen, or
- * still selling at the end, is lost: counted slower than any.
+ * still selling at the end, is lost: counted slower than any. Where the time goes, split at the
+ * first attempt's `started_at` (the time the worker took the lead up for routing): the queue
+ * before it, and the routing transaction, its commit and the post after it.
  */
-function summariseSale(accepted: [string, number][], posts: Post[], expected: number) {
+function summariseSale(
+  accepted: [string, number][],
+  posts: Post[],
+  attempts: Awaited<ReturnType<typeof attemptsOf>>,
+  expected: number
+) {
   const { sold, first } = postTimes(accepted, posts)
+  const started = new Map<string, number>()
+  for (const { lead_id: leadId, started_at: at } of attempts)
+    started.set(leadId, Math.min(started.get(leadId) ?? Infinity, at.getTime()))
+  const toStart: number[] = []
+  const transit: number[] = []
+  for (const [leadId, answeredAt] of accepted) {
+    const at = started.get(leadId)
+    if (at === undefined || !first.has(leadId)) continue
+    toStart.push(at - answeredAt)
+    transit.push(first.get(leadId)! - (at - answeredAt))
+  }
   return {
     accepted_to_sold_post: summarise([...sold.values()], Math.max(0, expected - sold.size)),
     accepted_to_first_post: summarise([...first.values()], accepted.length - first.size),
+    accepted_to_routing: summarise(toStart),
+    routing_to_first_post: summarise(transit),
   }
 }
