@@ -240,7 +240,7 @@ export class SaleBench {
       connections: Math.max(8, Math.ceil(rate / 4)),
       publishers: publishers.map(({ slug, key }) => ({ slug, key })),
     })) as unknown as { figures: Record<string, any>; accepted: [string, number][] }
-    return { ...result, cpuBefore: before, groups }
+    return { ...result, cpuBefore: before, groups, loadBefore: os.loadavg()[0] }
   }
 
   /** Until no lead of the run is still selling (or `ms` passed); the CPU spent up to then. */
@@ -272,6 +272,12 @@ export class SaleBench {
     this.logger.info(`figures written to tmp/bench/${name}.json`)
   }
 }
+
+/** The host's 1-minute load average when the load began and now: others share the machine. */
+export const hostLoad = (load: { loadBefore: number }) => ({
+  at_start: Number(load.loadBefore.toFixed(2)),
+  at_end: Number(os.loadavg()[0].toFixed(2)),
+})
 
 export const machine = () =>
   `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.cpus()[0]?.model ?? 'cpu'}`

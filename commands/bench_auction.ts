@@ -8,6 +8,7 @@ import {
   attemptsOf,
   capUse,
   capsOversold,
+  hostLoad,
   machine,
   outcomes,
   postTimes,
@@ -118,6 +119,7 @@ export default class BenchAuction extends BaseCommand {
     const summary = {
       date: new Date().toISOString(),
       machine: machine(),
+      load_average_1m: hostLoad(load),
       rate: this.rate,
       duration_s: this.duration,
       buyers: SYSTEMS.length,
@@ -176,7 +178,7 @@ export default class BenchAuction extends BaseCommand {
       `intake answers ${JSON.stringify(summary.intake.statuses)} (p99 ${summary.intake.p99_ms?.toFixed(0)} ms); outcomes ${JSON.stringify(summary.outcomes)}; sold ${summary.sold}; pings received ${summary.pings_received} (${summary.pings_left_unanswered} left unanswered), recorded ${JSON.stringify(summary.ping_outcomes)}`
     )
     this.logger.info(
-      `pings carrying contact details: ${summary.pings_with_contact}; CPU ms per sold lead: ${JSON.stringify(summary.cpu_ms_per_sold_lead)}`
+      `pings carrying contact details: ${summary.pings_with_contact}; CPU ms per sold lead: ${JSON.stringify(summary.cpu_ms_per_sold_lead)}; host load average (1 min) ${JSON.stringify(summary.load_average_1m)}`
     )
     this.logger.info(
       `caps: ${JSON.stringify(summary.caps)}; oversold: ${summary.caps_oversold.length === 0 ? 'none' : JSON.stringify(summary.caps_oversold)}`

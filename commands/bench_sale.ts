@@ -8,6 +8,7 @@ import {
   attemptsOf,
   capUse,
   capsOversold,
+  hostLoad,
   machine,
   outcomes,
   postTimes,
@@ -108,6 +109,7 @@ export default class BenchSale extends BaseCommand {
     const summary = {
       date: new Date().toISOString(),
       machine: machine(),
+      load_average_1m: hostLoad(load),
       rate: this.rate,
       duration_s: this.duration,
       buyers: SYSTEMS,
@@ -159,7 +161,9 @@ export default class BenchSale extends BaseCommand {
     this.logger.info(
       `intake answers ${JSON.stringify(summary.intake.statuses)} (p99 ${summary.intake.p99_ms?.toFixed(0)} ms, errors ${summary.intake.errors}); outcomes ${JSON.stringify(summary.outcomes)}; sold ${summary.sold}`
     )
-    this.logger.info(`CPU ms per sold lead: ${JSON.stringify(summary.cpu_ms_per_sold_lead)}`)
+    this.logger.info(
+      `CPU ms per sold lead: ${JSON.stringify(summary.cpu_ms_per_sold_lead)}; host load average (1 min) ${JSON.stringify(summary.load_average_1m)}`
+    )
     this.logger.info(
       `caps: ${JSON.stringify(summary.caps)}; oversold: ${summary.caps_oversold.length === 0 ? 'none' : JSON.stringify(summary.caps_oversold)}`
     )
