@@ -10,6 +10,7 @@ import ApiKeyService from '#services/access/api_key_service'
 import PublisherService from '#services/catalogue/publisher_service'
 import DatabaseSetupService from '#services/platform/database_setup_service'
 import TenancyService from '#services/platform/tenancy_service'
+import { closeRoutingQueues, routingQueue } from '#services/routing/routing_queue'
 import { type BenchServer, startBenchServer, stopBenchServer } from '#bench/app_server'
 import { spawnBenchChild, stillRunning } from '#bench/bench_child'
 import { benchCpuGroups, cpuSnapshot, cpuSpent } from '#bench/cpu'
@@ -67,6 +68,9 @@ export class SaleBench {
   /** A fresh database, the buyers' systems, the web server and the worker from one build. */
   async start(systems: BuyerSystemPlan[]) {
     await new DatabaseSetupService().prepare({ fresh: true })
+    // A previous run's routing jobs (same database name, same queue prefix) must not reach this one.
+    await routingQueue().obliterate({ force: true })
+    await closeRoutingQueues()
     const keys = await this.command.app.container.make(ApiKeyService)
     const { secret } = await keys.create(SYSTEM_OPERATOR, {
       name: 'bench operator',
