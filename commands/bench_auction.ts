@@ -128,7 +128,10 @@ export default class BenchAuction extends BaseCommand {
       intake: load.figures,
       accepted: leadIds.length,
       sold: sales.length,
-      sold_per_s: Number((sales.length / this.duration).toFixed(1)),
+      // Over the seconds the load took to be answered (longer than --duration when intake lags).
+      sold_per_s: Number(
+        ((sales.length * load.figures.accepted_per_s) / Math.max(1, leadIds.length)).toFixed(1)
+      ),
       outcomes: await outcomes(leadIds),
       still_selling_at_end: unsettled,
       pings_received: pings.received,
