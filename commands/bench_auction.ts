@@ -178,7 +178,7 @@ export default class BenchAuction extends BaseCommand {
       ])
     table.render()
     this.logger.info(
-      `intake answers ${JSON.stringify(summary.intake.statuses)} (p99 ${summary.intake.p99_ms?.toFixed(0)} ms); outcomes ${JSON.stringify(summary.outcomes)}; sold ${summary.sold}; pings received ${summary.pings_received} (${summary.pings_left_unanswered} left unanswered), recorded ${JSON.stringify(summary.ping_outcomes)}`
+      `intake answers ${JSON.stringify(summary.intake.statuses)} (p99 ${summary.intake.p99_ms?.toFixed(0)} ms); outcomes ${JSON.stringify(summary.outcomes)}; sold ${summary.sold} (${summary.sold_per_s}/s); pings received ${summary.pings_received} (${summary.pings_left_unanswered} left unanswered), recorded ${JSON.stringify(summary.ping_outcomes)}`
     )
     this.logger.info(
       `pings carrying contact details: ${summary.pings_with_contact}; CPU ms per sold lead: ${JSON.stringify(summary.cpu_ms_per_sold_lead)}; host load average (1 min) ${JSON.stringify(summary.load_average_1m)}`

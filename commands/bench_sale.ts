@@ -160,7 +160,7 @@ export default class BenchSale extends BaseCommand {
       ])
     table.render()
     this.logger.info(
-      `intake answers ${JSON.stringify(summary.intake.statuses)} (p99 ${summary.intake.p99_ms?.toFixed(0)} ms, errors ${summary.intake.errors}); outcomes ${JSON.stringify(summary.outcomes)}; sold ${summary.sold}`
+      `intake answers ${JSON.stringify(summary.intake.statuses)} (p99 ${summary.intake.p99_ms?.toFixed(0)} ms, errors ${summary.intake.errors}); outcomes ${JSON.stringify(summary.outcomes)}; sold ${summary.sold} (${summary.sold_per_s}/s)`
     )
     this.logger.info(
       `CPU ms per sold lead: ${JSON.stringify(summary.cpu_ms_per_sold_lead)}; host load average (1 min) ${JSON.stringify(summary.load_average_1m)}`
