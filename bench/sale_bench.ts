@@ -237,6 +237,7 @@ export class SaleBench {
       worker: (pid: number) => pid === this.worker!.pid,
     }
     const before = cpuSnapshot(groups)
+    const loadBefore = os.loadavg()[0]
     const result = (await runLoadGenerator(this.command.app.appRoot, 'bench/sale_load.mjs', {
       baseUrl: this.baseUrl,
       rate,
@@ -244,7 +245,7 @@ export class SaleBench {
       connections: Math.max(8, Math.ceil(rate / 4)),
       publishers: publishers.map(({ slug, key }) => ({ slug, key })),
     })) as unknown as { figures: Record<string, any>; accepted: [string, number][] }
-    return { ...result, cpuBefore: before, groups, loadBefore: os.loadavg()[0] }
+    return { ...result, cpuBefore: before, groups, loadBefore }
   }
 
   /** Until no lead of the run is still selling (or `ms` passed); the CPU spent up to then. */
