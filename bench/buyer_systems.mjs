@@ -13,8 +13,9 @@ const posts = []
 /** Per lead, the ping bodies it sent (to check against its post's contact details). */
 const pingBodies = new Map()
 const pings = { received: 0, unanswered: 0, bids: 0, with_contact: 0, examples: [] }
-// The bench leads' shape (bench/bench_lead.ts): a name, an e-mail, a +31 6 phone.
-const CONTACT = /Jansen|@|\+316\d|316\d{7}/
+// The bench leads' shape (bench/bench_lead.ts): a name, an e-mail, a +31 6 phone. (Not a bare
+// run of digits: the ping's lead_id, a UUID, may hold one.)
+const CONTACT = /Jansen|@|\+316\d/
 
 const pick = (list) => list[Math.floor(Math.random() * list.length)]
 const later = (ms, fn) => (ms > 0 ? setTimeout(fn, ms) : fn())
