@@ -231,6 +231,16 @@ export type ScannedRoutes = {
     'publisher.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.users.invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.access_log.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.create': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.store': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.test': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.rules.index': { paramsTuple?: []; params?: {} }
+    'buyer.rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'compliance.home': { paramsTuple?: []; params?: {} }
     'compliance.verification.store': { paramsTuple?: []; params?: {} }
     'compliance.log_verification.store': { paramsTuple?: []; params?: {} }
@@ -413,6 +423,11 @@ export type ScannedRoutes = {
     'publisher.home': { paramsTuple?: []; params?: {} }
     'publisher.users.index': { paramsTuple?: []; params?: {} }
     'publisher.access_log.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.create': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.rules.index': { paramsTuple?: []; params?: {} }
+    'buyer.rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'compliance.home': { paramsTuple?: []; params?: {} }
     'compliance.proof.show': { paramsTuple?: []; params?: {} }
     'compliance.exports.index': { paramsTuple?: []; params?: {} }
@@ -567,6 +582,11 @@ export type ScannedRoutes = {
     'publisher.home': { paramsTuple?: []; params?: {} }
     'publisher.users.index': { paramsTuple?: []; params?: {} }
     'publisher.access_log.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.create': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.rules.index': { paramsTuple?: []; params?: {} }
+    'buyer.rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'compliance.home': { paramsTuple?: []; params?: {} }
     'compliance.proof.show': { paramsTuple?: []; params?: {} }
     'compliance.exports.index': { paramsTuple?: []; params?: {} }
@@ -705,6 +725,8 @@ export type ScannedRoutes = {
     'publisher.go_live_request.store': { paramsTuple?: []; params?: {} }
     'publisher.users.store': { paramsTuple?: []; params?: {} }
     'publisher.users.invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.store': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.test': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'compliance.verification.store': { paramsTuple?: []; params?: {} }
     'compliance.log_verification.store': { paramsTuple?: []; params?: {} }
     'operator.forms.store': { paramsTuple?: []; params?: {} }
@@ -749,6 +771,8 @@ export type ScannedRoutes = {
     'publisher.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.plugins.update': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
@@ -780,6 +804,7 @@ export type ScannedRoutes = {
     'publisher.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.integrations.keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   OPTIONS: {
     'mcp': { paramsTuple?: []; params?: {} }
