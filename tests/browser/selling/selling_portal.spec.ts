@@ -168,14 +168,12 @@ test.group('Selling / the buyer portal and the operator’s lead page', (group) 
 
     // A buyer without rules is told what happens next.
     const lonely = await buyerUser((await createBuyer()).id)
-    const second = await browserContext.browser()!.newContext()
-    const other = await second.newPage()
-    await signedIn(other, lonely.email)
-    await other.goto('/buyer/rules')
-    await expectText(other, '[data-test="empty-state"]', 'No routing rules yet', {
+    await browserContext.clearCookies()
+    await signedIn(page, lonely.email)
+    await page.goto('/buyer/rules')
+    await expectText(page, '[data-test="empty-state"]', 'No routing rules yet', {
       contains: true,
     })
-    await second.close()
   })
 
   test('the operator reads a lead’s sale: the attempt a buyer rejected and the sale that followed', async ({
