@@ -18,12 +18,11 @@ export function whereItGoes(destination: Data.Destination) {
   return 'Your webhook endpoints (match.found)'
 }
 
-/** An attempt's or a test's outcome in words. */
-export const OUTCOME_WORDS: Record<string, string> = {
-  accepted: 'Accepted',
-  rejected: 'Rejected',
-  duplicate: 'Duplicate',
-  timeout: 'Timed out',
-  error: 'Error',
-  pending: 'Pending',
+/** What a test's outcome would mean in a sale. */
+export const OUTCOME_HINTS: Record<string, string> = {
+  accepted: 'a sale: you took the lead',
+  rejected: 'you turned it down: the lead goes to the next buyer',
+  duplicate: 'you already have it: the lead goes to the next buyer',
+  timeout: 'no answer in time: the lead goes to the next buyer',
+  error: 'no rule read your answer, or it failed: the lead goes to the next buyer',
 }

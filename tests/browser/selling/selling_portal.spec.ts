@@ -96,7 +96,7 @@ test.group('Selling / the buyer portal and the operator’s lead page', (group) 
     assert.equal(await page.locator('#auth-token').inputValue(), '')
 
     await page.locator('[data-test="test-destination"]').click()
-    await expectText(page, '[data-test="test-outcome"]', 'Accepted', { contains: true })
+    await expectText(page, '[data-test="test-outcome"]', 'accepted', { contains: true })
     await expectText(page, '[data-test="test-buyer-lead-id"]', 'B-4711')
     await expectText(page, '[data-test="test-response-status"]', '200', { contains: true })
     await expectText(page, '[data-test="test-request-line"]', `POST ${system.url}`, {
