@@ -15,6 +15,7 @@ import {
 } from '#tests/browser/helpers'
 import { createRule, disableUnscopedRules } from '#tests/functional/routing/routing_support'
 import { createDestination, sell, sellingWorld } from '#tests/functional/selling/selling_support'
+import { buyerSystem, pingPostBuyer, pingRule } from '#tests/functional/selling/ping_post_support'
 
 /** A buyer's portal user who may change its settings (destinations, rules). */
 async function buyerUser(buyerId: string) {
@@ -242,5 +243,47 @@ test.group('Selling / the buyer portal and the operator’s lead page', (group) 
     await assertUsable(page, assert)
     await page.locator('[data-test="sale"]').scrollIntoViewIfNeeded()
     await screenshots(page, 'lead_sale')
+  })
+
+  test('the operator reads a lead’s auction: the bids, the winner, the clearing price and the digest', async ({
+    browserContext,
+    client,
+    assert,
+    cleanup,
+  }) => {
+    const world = await sellingWorld({ tmax_ms: 1500 })
+    const [low, high] = [await buyerSystem({ bid: 900 }), await buyerSystem({ bid: 1700 })]
+    cleanup(async () => {
+      await low.close()
+      await high.close()
+    })
+    const lowBuyer = await pingPostBuyer(low)
+    const highBuyer = await pingPostBuyer(high)
+    await pingRule(world, lowBuyer)
+    await pingRule(world, highBuyer)
+    const lead = await client
+      .post('/v1/leads')
+      .bearerToken(world.key)
+      .json(leadBody(world.publisher.slug))
+    lead.assertStatus(201)
+    await sell(lead.body().id)
+
+    const operator = await createOperator()
+    const page = await browserContext.newPage()
+    await signedIn(page, operator.email)
+    await page.goto(`/operator/leads/${lead.body().id}`)
+
+    await expectText(page, '[data-test="auction-winner"]', highBuyer.buyer.name)
+    await expectText(page, '[data-test="auction-clearing"]', '€17.00', { contains: true })
+    assert.match(await page.locator('[data-test="auction-digest"]').innerText(), /\S{16,}/)
+    const bids = await page.locator('[data-test="auction-bids"] tbody').innerText()
+    assert.include(bids, lowBuyer.buyer.name)
+    assert.include(bids, '€9.00')
+    const attempts = await page.locator('[data-test="sale-attempts"] tbody').innerText()
+    assert.include(attempts, 'Ping (bid)')
+    assert.include(attempts, '€17.00')
+    await assertUsable(page, assert)
+    await page.locator('[data-test="sale"]').scrollIntoViewIfNeeded()
+    await screenshots(page, 'lead_auction')
   })
 })
