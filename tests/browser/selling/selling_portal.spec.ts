@@ -122,6 +122,39 @@ test.group('Selling / the buyer portal and the operator’s lead page', (group) 
     assert.equal(foreign?.status(), 404)
   })
 
+  test('a buyer adds its CRM as a destination: the plugin’s settings, its token never shown back', async ({
+    browserContext,
+    assert,
+  }) => {
+    const buyer = await createBuyer()
+    const user = await buyerUser(buyer.id)
+    const page = await browserContext.newPage()
+    await signedIn(page, user.email)
+    await page.goto('/buyer/destinations/new')
+    await page.getByLabel('Name').fill('HubSpot')
+    await page.locator('[data-test="destination-kind"]').click()
+    await page.getByRole('option', { name: 'CRM' }).click()
+    await page.locator('#crm-plugin-label').waitFor()
+    await page.getByLabel('Private app access token').fill('pat-na1-secret')
+    await assertUsable(page, assert)
+    await page.locator('[data-test="save-destination"]').click()
+
+    await expectText(page, '[data-test="page-title"]', 'HubSpot')
+    const destination = await Destination.query().where('buyer_id', buyer.id).firstOrFail()
+    assert.equal(destination.kind, 'crm')
+    assert.equal(destination.config.crm.plugin, 'crm-hubspot')
+    assert.equal(destination.config.crm.settings.field_mapping.email, 'contact.email')
+    assert.notInclude(JSON.stringify(destination.config), 'pat-na1-secret')
+    assert.notInclude(await pageText(page), 'pat-na1-secret')
+    assert.equal(await page.getByLabel('Private app access token').inputValue(), '')
+    await screenshots(page, 'destination_crm')
+
+    await page.goto('/buyer/destinations')
+    await expectText(page, '[data-test="destination-name"]', 'HubSpot')
+    await assertUsable(page, assert)
+    await screenshots(page, 'destinations')
+  })
+
   test('a buyer pauses its rule and caps it, and never sees the payout', async ({
     browserContext,
     assert,
