@@ -56,6 +56,8 @@ export const NAVIGATION: Record<PortalKind, NavItem[]> = {
   ],
   buyer: [
     { label: 'Leads', href: '/buyer' },
+    { label: 'Rules', href: '/buyer/rules' },
+    { label: 'Destinations', href: '/buyer/destinations' },
     { label: 'Disputes', href: '/buyer/disputes' },
     { label: 'Statement', href: '/buyer/statement' },
     { label: 'Keys', href: '/buyer/keys' },

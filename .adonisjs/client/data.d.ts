@@ -13,6 +13,7 @@ import type CallTransformer from '#transformers/call_transformer'
 import type ConsentEvidenceTransformer from '#transformers/consent_evidence_transformer'
 import type CredentialTransformer from '#transformers/credential_transformer'
 import type DashboardQueryTransformer from '#transformers/dashboard_query_transformer'
+import type DestinationTestTransformer from '#transformers/destination_test_transformer'
 import type DestinationTransformer from '#transformers/destination_transformer'
 import type DisputeDetailTransformer from '#transformers/dispute_detail_transformer'
 import type DisputeTransformer from '#transformers/dispute_transformer'
@@ -35,6 +36,7 @@ import type QualityRulesTransformer from '#transformers/quality_rules_transforme
 import type ReturnWindowTransformer from '#transformers/return_window_transformer'
 import type RoutingRuleTransformer from '#transformers/routing_rule_transformer'
 import type RuleReferencesTransformer from '#transformers/rule_references_transformer'
+import type SaleViewTransformer from '#transformers/sale_view_transformer'
 import type SettlementOverviewTransformer from '#transformers/settlement_overview_transformer'
 import type SettlementPolicyTransformer from '#transformers/settlement_policy_transformer'
 import type SettlementTotalsTransformer from '#transformers/settlement_totals_transformer'
@@ -81,6 +83,10 @@ export namespace Data {
   export type DashboardQuery = InferData<DashboardQueryTransformer>
   export namespace DashboardQuery {
     export type Variants = InferVariants<DashboardQueryTransformer>
+  }
+  export type DestinationTest = InferData<DestinationTestTransformer>
+  export namespace DestinationTest {
+    export type Variants = InferVariants<DestinationTestTransformer>
   }
   export type Destination = InferData<DestinationTransformer>
   export namespace Destination {
@@ -169,6 +175,10 @@ export namespace Data {
   export type RuleReferences = InferData<RuleReferencesTransformer>
   export namespace RuleReferences {
     export type Variants = InferVariants<RuleReferencesTransformer>
+  }
+  export type SaleView = InferData<SaleViewTransformer>
+  export namespace SaleView {
+    export type Variants = InferVariants<SaleViewTransformer>
   }
   export type SettlementOverview = InferData<SettlementOverviewTransformer>
   export namespace SettlementOverview {

@@ -14,7 +14,11 @@ declare module '@adonisjs/inertia/types' {
     'auth/forgot_password': ExtractProps<(typeof import('../../inertia/pages/auth/forgot_password.vue'))['default']>
     'auth/link_unavailable': ExtractProps<(typeof import('../../inertia/pages/auth/link_unavailable.vue'))['default']>
     'auth/login': ExtractProps<(typeof import('../../inertia/pages/auth/login.vue'))['default']>
+    'buyer/destinations/form': ExtractProps<(typeof import('../../inertia/pages/buyer/destinations/form.vue'))['default']>
+    'buyer/destinations/index': ExtractProps<(typeof import('../../inertia/pages/buyer/destinations/index.vue'))['default']>
     'buyer/leads/index': ExtractProps<(typeof import('../../inertia/pages/buyer/leads/index.vue'))['default']>
+    'buyer/rules/edit': ExtractProps<(typeof import('../../inertia/pages/buyer/rules/edit.vue'))['default']>
+    'buyer/rules/index': ExtractProps<(typeof import('../../inertia/pages/buyer/rules/index.vue'))['default']>
     'compliance/audit': ExtractProps<(typeof import('../../inertia/pages/compliance/audit.vue'))['default']>
     'compliance/exports': ExtractProps<(typeof import('../../inertia/pages/compliance/exports.vue'))['default']>
     'docs/api': ExtractProps<(typeof import('../../inertia/pages/docs/api.vue'))['default']>

@@ -235,6 +235,16 @@ export type ScannedRoutes = {
     'publisher.users.invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.posting_spec.show': { paramsTuple?: []; params?: {} }
     'publisher.access_log.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.create': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.store': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.test': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.rules.index': { paramsTuple?: []; params?: {} }
+    'buyer.rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'compliance.home': { paramsTuple?: []; params?: {} }
     'compliance.verification.store': { paramsTuple?: []; params?: {} }
     'compliance.log_verification.store': { paramsTuple?: []; params?: {} }
@@ -420,6 +430,11 @@ export type ScannedRoutes = {
     'publisher.users.index': { paramsTuple?: []; params?: {} }
     'publisher.posting_spec.show': { paramsTuple?: []; params?: {} }
     'publisher.access_log.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.create': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.rules.index': { paramsTuple?: []; params?: {} }
+    'buyer.rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'compliance.home': { paramsTuple?: []; params?: {} }
     'compliance.proof.show': { paramsTuple?: []; params?: {} }
     'compliance.exports.index': { paramsTuple?: []; params?: {} }
@@ -577,6 +592,11 @@ export type ScannedRoutes = {
     'publisher.users.index': { paramsTuple?: []; params?: {} }
     'publisher.posting_spec.show': { paramsTuple?: []; params?: {} }
     'publisher.access_log.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.index': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.create': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.rules.index': { paramsTuple?: []; params?: {} }
+    'buyer.rules.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'compliance.home': { paramsTuple?: []; params?: {} }
     'compliance.proof.show': { paramsTuple?: []; params?: {} }
     'compliance.exports.index': { paramsTuple?: []; params?: {} }
@@ -716,6 +736,8 @@ export type ScannedRoutes = {
     'publisher.go_live_request.store': { paramsTuple?: []; params?: {} }
     'publisher.users.store': { paramsTuple?: []; params?: {} }
     'publisher.users.invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.store': { paramsTuple?: []; params?: {} }
+    'buyer.destinations.test': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'compliance.verification.store': { paramsTuple?: []; params?: {} }
     'compliance.log_verification.store': { paramsTuple?: []; params?: {} }
     'operator.forms.store': { paramsTuple?: []; params?: {} }
@@ -760,6 +782,8 @@ export type ScannedRoutes = {
     'publisher.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.forms.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.plugins.update': { paramsTuple: [ParamValue,ParamValue]; params: {'id': ParamValue,'name': ParamValue} }
@@ -791,6 +815,7 @@ export type ScannedRoutes = {
     'publisher.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.integrations.keys.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.integrations.webhooks.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.destinations.destroy': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
   }
   OPTIONS: {
     'mcp': { paramsTuple?: []; params?: {} }

@@ -72,4 +72,16 @@ export default class RoutingRuleTransformer extends BaseTransformer<RoutingRule>
       criteria_text: criteriaInWords(rule.criteria),
     }
   }
+
+  /** A buyer's own rule in the buyer portal: without the publisher side, with its caps' usage and words. */
+  forBuyerWithUsage() {
+    const rule = this.resource
+    return {
+      ...this.forBuyer(),
+      usage: this.usage?.get(rule.id) ?? {},
+      schedule_text: scheduleInWords(rule.schedule),
+      criteria_text: criteriaInWords(rule.criteria),
+      buyer_criteria_text: criteriaInWords(rule.buyerCriteria ?? []),
+    }
+  }
 }

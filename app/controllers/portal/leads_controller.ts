@@ -8,10 +8,14 @@ import LeadService, { audienceOf } from '#services/leads/lead_service'
 import LeadExplorerService from '#services/leads/lead_explorer_service'
 import { listLeadsValidator } from '#validators/lead'
 import CallService from '#services/calls/call_service'
+import SaleViewService from '#services/selling/sale_view_service'
+import Buyer from '#models/buyer'
+import Destination from '#models/destination'
 import BuyerTransformer from '#transformers/buyer_transformer'
 import CallTransformer from '#transformers/call_transformer'
 import ConsentEvidenceTransformer from '#transformers/consent_evidence_transformer'
 import LeadTransformer from '#transformers/lead_transformer'
+import SaleViewTransformer from '#transformers/sale_view_transformer'
 import TrailEventTransformer from '#transformers/trail_event_transformer'
 import VerificationTransformer from '#transformers/verification_transformer'
 import WebhookDeliveryTransformer from '#transformers/webhook_delivery_transformer'
@@ -35,7 +39,8 @@ export default class LeadsController {
     protected explorer: LeadExplorerService,
     protected audit: AuditChainService,
     protected proofs: AuditProofService,
-    protected calls: CallService
+    protected calls: CallService,
+    protected sales: SaleViewService
   ) {}
 
   async index({ request, inertia, principal, bouncer }: HttpContext) {
@@ -58,6 +63,8 @@ export default class LeadsController {
     const principal = inChosenEnvironment(person, request.qs().environment)
     const story = await this.explorer.story(principal, params.id)
     const calls = await this.calls.forLead(principal, params.id)
+    // The sale as GET /v1/leads/{id}/sale answers the operator: every attempt, the auction.
+    const sale = principal.isOperator ? await this.operatorSale(principal, params.id) : null
     return inertia.render('leads/show', {
       audience: audienceOf(principal),
       lead: LeadTransformer.transform(story.lead),
@@ -71,6 +78,7 @@ export default class LeadsController {
         story.endpointUrls
       ).useVariant('withEndpointUrl'),
       calls: CallTransformer.transform(calls),
+      sale: sale && SaleViewTransformer.transform(sale),
       may_review: await bouncer.with('LeadPolicy').allows('review'),
       // The same check as GET /v1/audit-logs/verify?lead_id=, run only when asked for.
       verification: inertia.optional(async () => {
@@ -78,6 +86,38 @@ export default class LeadsController {
         return VerificationTransformer.transform(await this.audit.verify(params.id))
       }),
     })
+  }
+
+  private async operatorSale(principal: Principal, leadId: string) {
+    const view = await this.sales.forLead(principal, leadId)
+    const parts = 'attempts' in view ? view : { attempts: [], sales: [] }
+    const auction =
+      'auction' in view && view.auction && 'bids' in view.auction ? view.auction : null
+    const buyerIds = new Set([
+      ...parts.attempts.map((attempt) => attempt.buyer_id),
+      ...parts.sales.map((sale) => sale.buyer_id),
+      ...(auction?.bids ?? []).map((bid) => bid.buyer_id),
+    ])
+    const destinationIds = new Set(
+      parts.attempts.flatMap((attempt) => (attempt.destination_id ? [attempt.destination_id] : []))
+    )
+    const [buyers, destinations] = await Promise.all([
+      buyerIds.size
+        ? Buyer.query()
+            .whereIn('id', [...buyerIds])
+            .select('id', 'name')
+        : [],
+      destinationIds.size
+        ? Destination.query()
+            .whereIn('id', [...destinationIds])
+            .select('id', 'name')
+        : [],
+    ])
+    return {
+      view,
+      buyers: new Map(buyers.map((buyer) => [buyer.id, buyer.name])),
+      destinations: new Map(destinations.map((row) => [row.id, row.name])),
+    }
   }
 
   /**

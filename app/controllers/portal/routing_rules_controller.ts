@@ -1,10 +1,7 @@
 import { inject } from '@adonisjs/core'
 import type { HttpContext } from '@adonisjs/core/http'
-import routingConfig from '#config/routing'
 import RoutingRuleService from '#services/routing/routing_rule_service'
 import { ruleChoices } from '#services/routing/rule_references'
-import { WEEKDAYS } from '#services/routing/schedule'
-import { AUDIENCE_OPERATORS, LEAD_FIELD_PATHS } from '#services/quality/quality_rules'
 import {
   createRoutingRuleValidator,
   listRoutingRulesValidator,
@@ -12,14 +9,7 @@ import {
 } from '#validators/routing_rule'
 import RoutingRuleTransformer from '#transformers/routing_rule_transformer'
 import { routingRuleRows } from '#controllers/concerns/routing_rule_rows'
-
-/** The words a rule form speaks, from the engine's own vocabulary. */
-const VOCABULARY = {
-  weekdays: [...WEEKDAYS],
-  operators: [...AUDIENCE_OPERATORS],
-  fields: [...LEAD_FIELD_PATHS],
-  default_timezone: routingConfig.defaultTimezone,
-}
+import { RULE_VOCABULARY as VOCABULARY } from '#controllers/concerns/rule_vocabulary'
 
 /** The operator's routing rules: the same validators and RoutingRuleService as /v1/routing-rules. */
 @inject()

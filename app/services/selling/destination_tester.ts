@@ -77,3 +77,6 @@ export async function testDestination(destination: Destination, override: TestLe
     duration_ms: answer.durationMs,
   }
 }
+
+/** What the test button brings back: the request as sent, the answer, how the rules read it. */
+export type DestinationTestResult = Awaited<ReturnType<typeof testDestination>>

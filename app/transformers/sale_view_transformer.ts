@@ -1,0 +1,33 @@
+import { BaseTransformer } from '@adonisjs/core/transformers'
+import type SaleViewService from '#services/selling/sale_view_service'
+import type { AuctionTranscript } from '#services/routing/sale_types'
+
+type SaleView = Awaited<ReturnType<SaleViewService['forLead']>>
+type WholeSale = Extract<SaleView, { attempts: unknown }>
+
+/** The whole sale as the operator reads it, and the names of the buyers and destinations it names. */
+export type OperatorSale = {
+  view: SaleView
+  buyers: ReadonlyMap<string, string>
+  destinations: ReadonlyMap<string, string>
+}
+
+/**
+ * A lead's sale on the operator's lead page: GET /v1/leads/{id}/sale as the operator reads it
+ * (SaleViewService.forLead), with each buyer and destination named.
+ */
+export default class SaleViewTransformer extends BaseTransformer<OperatorSale> {
+  toObject() {
+    const { view, buyers, destinations } = this.resource
+    const whole = 'attempts' in view ? (view as WholeSale) : null
+    const auction = whole?.auction as (AuctionTranscript & { digest: string }) | undefined
+    return {
+      status: view.status,
+      sales: whole?.sales ?? [],
+      attempts: whole?.attempts ?? [],
+      auction: auction && 'bids' in auction ? auction : null,
+      buyer_names: Object.fromEntries(buyers),
+      destination_names: Object.fromEntries(destinations),
+    }
+  }
+}
