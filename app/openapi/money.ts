@@ -475,7 +475,11 @@ const fundsPaths = {
         },
         example: { amount_cents: 50000, reference: 'TRF-2026-12-0001' },
       }),
-      success: { status: 201, description: 'The top-up, and the funds after it.', schema: ref('TopUp') },
+      success: {
+        status: 201,
+        description: 'The top-up, and the funds after it.',
+        schema: ref('TopUp'),
+      },
       errors: [409],
     }),
   },

@@ -268,9 +268,7 @@ test.group('Privacy / data-subject requests', (group) => {
       .json({ kind: 'access', email: 'sandboxed@example.nl' })
     filed.assertStatus(202)
     const sandbox = (await createKey({ environment: 'sandbox' })).secret
-    const hidden = await client
-      .get(`/v1/privacy/requests/${filed.body().id}`)
-      .bearerToken(sandbox)
+    const hidden = await client.get(`/v1/privacy/requests/${filed.body().id}`).bearerToken(sandbox)
     assert.equal(hidden.status(), 404)
     assert.notInclude(hidden.text(), 'sandboxed@example.nl')
     const seen = await client.get(`/v1/privacy/requests/${filed.body().id}`).bearerToken(operator)
