@@ -79,7 +79,8 @@ test.group('Money / buyer funds in the portals', () => {
     await toast(page, 'Top-up TRF-2026-12-0001 recorded')
     await expectText(page, '[data-test="funds-balance"]', '€500.00')
     await expectText(page, '[data-test="funds-available"]', '€500.00')
-    await expectText(page, '[data-test="funds-mode"]', 'Prepaid · EUR')
+    await expectText(page, '[data-test="funds-mode"]', 'Prepaid')
+    await expectText(page, '[data-test="funds-figures"]', 'In EUR', { contains: true })
     await expectText(page, '[data-test="top-up-reference"]', 'TRF-2026-12-0001')
     assert.deepEqual(await storedTopUps(buyer.id), [
       { reference: 'TRF-2026-12-0001', amount_cents: '50000' },
