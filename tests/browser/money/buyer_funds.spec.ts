@@ -61,6 +61,8 @@ test.group('Money / buyer funds in the portals', () => {
     await screenshots(buyerSide, 'buyer_funds_empty')
 
     await openPage(page, `/operator/buyers/${buyer.id}`)
+    // The page's first visit after a change waits for Vite; on a busy machine longer than 30 s.
+    await page.locator('#billing-currency').waitFor({ state: 'visible', timeout: 90_000 })
     await expectText(page, '[data-test="funds-unlimited"]', 'Not limited by funds', {
       contains: true,
     })
