@@ -66,6 +66,7 @@ test.group('Money / buyer funds in the portals', () => {
     await expectText(page, '[data-test="funds-unlimited"]', 'Not limited by funds', {
       contains: true,
     })
+    await assertUsable(page, assert)
     await screenshots(page, 'operator_buyer_funds_empty')
     await page.locator('#billing-mode-prepaid').check()
     await page.locator('#billing-currency').fill('eur')
