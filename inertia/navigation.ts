@@ -59,6 +59,7 @@ export const NAVIGATION: Record<PortalKind, NavItem[]> = {
     { label: 'Rules', href: '/buyer/rules' },
     { label: 'Destinations', href: '/buyer/destinations' },
     { label: 'Disputes', href: '/buyer/disputes' },
+    { label: 'Funds', href: '/buyer/funds' },
     { label: 'Statement', href: '/buyer/statement' },
     { label: 'Keys', href: '/buyer/keys' },
     { label: 'Webhooks', href: '/buyer/webhooks' },

@@ -8,6 +8,7 @@ import type { InferData, InferVariants } from '@adonisjs/core/types/transformers
 import type { InferSharedProps, InferFlashData } from '@adonisjs/inertia/types'
 import type AccessLogTransformer from '#transformers/access_log_transformer'
 import type ApiKeyTransformer from '#transformers/api_key_transformer'
+import type BuyerFundsTransformer from '#transformers/buyer_funds_transformer'
 import type BuyerTransformer from '#transformers/buyer_transformer'
 import type CallTransformer from '#transformers/call_transformer'
 import type ConsentEvidenceTransformer from '#transformers/consent_evidence_transformer'
@@ -63,6 +64,10 @@ export namespace Data {
   export type ApiKey = InferData<ApiKeyTransformer>
   export namespace ApiKey {
     export type Variants = InferVariants<ApiKeyTransformer>
+  }
+  export type BuyerFunds = InferData<BuyerFundsTransformer>
+  export namespace BuyerFunds {
+    export type Variants = InferVariants<BuyerFundsTransformer>
   }
   export type Buyer = InferData<BuyerTransformer>
   export namespace Buyer {

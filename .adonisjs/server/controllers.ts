@@ -14,6 +14,7 @@ export const controllers = {
   Calls: () => import('#controllers/calls_controller'),
   concerns: {
     AuditExportResponse: () => import('#controllers/concerns/audit_export_response'),
+    BuyerFundsView: () => import('#controllers/concerns/buyer_funds_view'),
     DashboardQuery: () => import('#controllers/concerns/dashboard_query'),
     IntakeAnswer: () => import('#controllers/concerns/intake_answer'),
     McpTools: () => import('#controllers/concerns/mcp_tools'),
@@ -46,6 +47,7 @@ export const controllers = {
     AccessLog: () => import('#controllers/portal/access_log_controller'),
     Account: () => import('#controllers/portal/account_controller'),
     ApiKeys: () => import('#controllers/portal/api_keys_controller'),
+    BuyerFunds: () => import('#controllers/portal/buyer_funds_controller'),
     BuyerRules: () => import('#controllers/portal/buyer_rules_controller'),
     Buyers: () => import('#controllers/portal/buyers_controller'),
     Compliance: () => import('#controllers/portal/compliance_controller'),

@@ -16,6 +16,7 @@ declare module '@adonisjs/inertia/types' {
     'auth/login': ExtractProps<(typeof import('../../inertia/pages/auth/login.vue'))['default']>
     'buyer/destinations/form': ExtractProps<(typeof import('../../inertia/pages/buyer/destinations/form.vue'))['default']>
     'buyer/destinations/index': ExtractProps<(typeof import('../../inertia/pages/buyer/destinations/index.vue'))['default']>
+    'buyer/funds': ExtractProps<(typeof import('../../inertia/pages/buyer/funds.vue'))['default']>
     'buyer/leads/index': ExtractProps<(typeof import('../../inertia/pages/buyer/leads/index.vue'))['default']>
     'buyer/rules/edit': ExtractProps<(typeof import('../../inertia/pages/buyer/rules/edit.vue'))['default']>
     'buyer/rules/index': ExtractProps<(typeof import('../../inertia/pages/buyer/rules/index.vue'))['default']>

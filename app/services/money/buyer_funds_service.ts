@@ -65,6 +65,30 @@ export default class BuyerFundsService {
     return fundsView((await query.first()) ?? null)
   }
 
+  /** The buyer's top-ups, newest first (the portal's funds pages list them). */
+  async topUps(buyer: Buyer, limit = 50) {
+    const rows: {
+      id: string
+      amount_cents: string | number
+      currency: string
+      reference: string
+      created_at: Date
+    }[] = await db
+      .from('buyer_top_ups')
+      .where('buyer_id', buyer.id)
+      .select('id', 'amount_cents', 'currency', 'reference', 'created_at')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+    return rows.map((row) => ({
+      id: row.id,
+      amount_cents: Number(row.amount_cents),
+      currency: row.currency,
+      reference: row.reference,
+      created_at: new Date(row.created_at).toISOString(),
+    }))
+  }
+
   /** Sets the buyer's billing mode in a currency (its balance stays); the operator's alone. */
   async setBilling(
     principal: Principal,

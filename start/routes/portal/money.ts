@@ -29,7 +29,7 @@ router
   .as('publisher')
   .use(portalStack('publisher'))
 
-/** A buyer's returns (from a lead's page), its disputes and its statement. */
+/** A buyer's returns (from a lead's page), its disputes, its funds and its statement. */
 router
   .group(() => {
     router
@@ -49,6 +49,7 @@ router
       .post('disputes/:id/withdraw', [controllers.portal.Disputes, 'withdraw'])
       .where('id', uuid)
       .as('disputes.withdraw')
+    router.get('funds', [controllers.portal.BuyerFunds, 'show']).as('funds.show')
     router.get('statement', [controllers.portal.Money, 'statement']).as('statement.show')
     router
       .get('statement/download', [controllers.portal.Money, 'statementCsv'])

@@ -18,6 +18,10 @@ router
       .patch('buyers/:id', [controllers.portal.Buyers, 'update'])
       .where('id', uuid)
       .as('buyers.update')
+    router
+      .post('buyers/:id/top-ups', [controllers.portal.BuyerFunds, 'topUp'])
+      .where('id', uuid)
+      .as('buyers.top_ups.store')
 
     router
       .get('routing-rules', [controllers.portal.RoutingRules, 'index'])

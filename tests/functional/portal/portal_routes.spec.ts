@@ -252,6 +252,7 @@ test.group('Portal / every route, every role', () => {
         '/buyer/disputes': 'money/disputes/index',
         '/buyer/disputes?status=open&cursor=junk': 'money/disputes/index',
         [`/buyer/disputes/${dispute}`]: 'money/disputes/show',
+        '/buyer/funds': 'buyer/funds',
         '/buyer/statement': 'money/statement',
         '/buyer/statement?from=2026-11-30&to=2026-11-01': 'money/statement',
         '/buyer/statement?from=junk': 'money/statement',
