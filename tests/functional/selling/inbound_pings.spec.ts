@@ -10,8 +10,7 @@ import {
 } from '#tests/functional/routing/routing_support'
 import { attemptsOf, salesOf, sell, sellingWorld } from '#tests/functional/selling/selling_support'
 import {
-  type BuyerSystem,
-  buyerSystem,
+  buyerSystemsOf,
   pingPostBuyer,
   pingRule,
 } from '#tests/functional/selling/ping_post_support'
@@ -42,16 +41,8 @@ const leadCount = async (publisherId: string) =>
   Number((await db.from(`${schemaOf(publisherId)}.leads`).count('* as n'))[0].n)
 
 test.group('Selling / inbound pings', (group) => {
-  const systems: Receiver[] = []
   group.each.setup(() => disableUnscopedRules())
-  group.each.teardown(async () => {
-    await Promise.all(systems.splice(0).map((system) => system.close()))
-  })
-  const start = async (behaviour: BuyerSystem) => {
-    const system = await buyerSystem(behaviour)
-    systems.push(system)
-    return system
-  }
+  const start = buyerSystemsOf(group)
 
   test('a ping gets an offer from a real auction; the lead posted with its ping_id sells at that payout without a second ping', async ({
     client,

@@ -13,8 +13,7 @@ import {
 import { attemptsOf, salesOf, sell, sellingWorld } from '#tests/functional/selling/selling_support'
 import TenancyService from '#services/platform/tenancy_service'
 import {
-  type BuyerSystem,
-  buyerSystem,
+  buyerSystemsOf,
   pingPostBuyer,
   pingRule,
 } from '#tests/functional/selling/ping_post_support'
@@ -22,16 +21,8 @@ import {
 const schemaOf = (publisherId: string) => TenancyService.schemaNameFor(publisherId)
 
 test.group('Selling / ping-post auctions', (group) => {
-  const systems: Receiver[] = []
   group.each.setup(() => disableUnscopedRules())
-  group.each.teardown(async () => {
-    await Promise.all(systems.splice(0).map((system) => system.close()))
-  })
-  const start = async (behaviour: BuyerSystem) => {
-    const system = await buyerSystem(behaviour)
-    systems.push(system)
-    return system
-  }
+  const start = buyerSystemsOf(group)
 
   test('every ping-post buyer is pinged at once with the partial lead; the best bid is posted and pays its bid', async ({
     client,

@@ -70,3 +70,16 @@ export function pingRule(
     ...overrides,
   })
 }
+
+/** Buyers' systems started by a group's tests, each closed after its test. */
+export function buyerSystemsOf(group: { each: { teardown: (hook: () => Promise<void>) => void } }) {
+  const systems: Receiver[] = []
+  group.each.teardown(async () => {
+    await Promise.all(systems.splice(0).map((system) => system.close()))
+  })
+  return async (behaviour: BuyerSystem) => {
+    const system = await buyerSystem(behaviour)
+    systems.push(system)
+    return system
+  }
+}
