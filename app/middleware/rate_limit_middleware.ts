@@ -9,11 +9,13 @@ import { withLimiter } from '#services/access/limiter_store'
 /**
  * Per-credential budget, announced with the IETF RateLimit headers, counted
  * in Redis (in memory while Redis is away: losing Redis costs no publisher
- * its leads, and limits still hold).
+ * its leads, and limits still hold). A route without a credential yet (the
+ * OAuth token endpoint, where client secrets are tried) counts per address.
  */
 export default class RateLimitMiddleware {
   async handle(ctx: HttpContext, next: NextFn) {
-    const key = `api:${ctx.principal.credentialId}`
+    const credential = ctx.principal?.credentialId
+    const key = credential ? `api:${credential}` : `api:address:${ctx.request.ip()}`
     let response: LimiterResponse
     try {
       response = await withLimiter(apiRateLimit, (counted) => counted.consume(key))

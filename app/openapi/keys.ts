@@ -242,7 +242,7 @@ export const keys: Section = {
         tag: 'OAuth',
         summary: 'Get an access token',
         description:
-          'Client credentials grant (RFC 6749 §4.4). Authenticate with HTTP Basic or `client_id`/`client_secret` in the form. Errors carry `error` and `error_description` as RFC 6749 §5.2 requires, inside problem details.',
+          'Client credentials grant (RFC 6749 §4.4). Authenticate with HTTP Basic or `client_id`/`client_secret` in the form. Errors carry `error` and `error_description` as RFC 6749 §5.2 requires, inside problem details. Requests are counted per address, as a key’s are (429 past the budget).',
         scope: 'client',
         body: {
           schema: ref('OauthTokenRequest'),
@@ -257,7 +257,7 @@ export const keys: Section = {
             'Cache-Control': { description: 'Always `no-store`.', schema: { type: 'string' } },
           },
         },
-        errors: [401],
+        errors: [401, 429],
       }),
     },
     '/v1/oauth-clients': {

@@ -7,7 +7,10 @@ const uuid = router.matchers.uuid()
 router
   .group(() => {
     router.get('openapi.json', [controllers.Openapi, 'show']).as('openapi')
-    router.post('oauth/token', [controllers.OauthTokens, 'store']).as('oauth.token')
+    router
+      .post('oauth/token', [controllers.OauthTokens, 'store'])
+      .as('oauth.token')
+      .use(middleware.rateLimit())
 
     router
       .group(() => {

@@ -34,4 +34,21 @@ test.group('Rate limits', (group) => {
 
     ;(await client.get('/v1/api-keys').bearerToken(other.secret)).assertStatus(200)
   })
+
+  test('the OAuth token endpoint, where client secrets are tried, has a budget per address', async ({
+    client,
+    assert,
+  }) => {
+    Object.assign(apiRateLimit, { requests: 2, duration: '1 minute' })
+    const wrong = { grant_type: 'client_credentials', client_id: 'nobody', client_secret: 'guess' }
+    const statuses: number[] = []
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await client.post('/v1/oauth/token').form(wrong)).status())
+    }
+    // The first two may be refused as wrong (or limited by earlier tries from this address).
+    assert.deepEqual(statuses.slice(2), [429, 429])
+    const limited = await client.post('/v1/oauth/token').form(wrong)
+    assert.equal(limited.body().code, 'rate_limited')
+    assert.isAbove(Number(limited.header('retry-after')), 0)
+  })
 })
