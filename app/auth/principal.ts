@@ -26,7 +26,9 @@ export default class Principal {
     /** A compliance principal's limits, as the operator set them; null reaches everything. */
     readonly scope: ComplianceScope | null = null,
     /** A label manager's label; null for every other kind. */
-    readonly labelId: string | null = null
+    readonly labelId: string | null = null,
+    /** The addresses the credential behind the call is bound to; empty: any. */
+    readonly allowedIps: readonly string[] = []
   ) {}
 
   get isOperator() {

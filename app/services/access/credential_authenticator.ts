@@ -127,7 +127,9 @@ function toPrincipal(
     credential.publisherId,
     credential.buyerId,
     credential.id,
-    credential.ownerType === 'compliance' ? scope : null
+    credential.ownerType === 'compliance' ? scope : null,
+    null,
+    credential.allowedIps ?? []
   )
 }
 

@@ -5,7 +5,7 @@ import type Principal from '#auth/principal'
 import type { Environment, Permission } from '#auth/principal'
 import ApiProblem from '#exceptions/api_problem'
 import type { OwnerType } from '#models/mixins/with_owner_scope'
-import { normaliseCidr } from '#services/access/ip_allowlist'
+import { containsBlock, normaliseCidr } from '#services/access/ip_allowlist'
 import type { ComplianceScopeInput } from '#services/access/compliance_scope'
 
 export type ScopeInput = {
@@ -39,6 +39,7 @@ export default class CredentialScopeService {
   async resolve(principal: Principal, input: ScopeInput): Promise<ResolvedScope> {
     const permissions = [...new Set(input.permissions)].sort() as Permission[]
     const allowedIps = [...new Set((input.allowed_ips ?? []).map(normaliseCidr))]
+    assertWithinAllowlist(principal, allowedIps)
     const base = { permissions, environment: input.environment, allowedIps }
 
     if (input.compliance) return compliance(principal, input, base)
@@ -87,6 +88,21 @@ export default class CredentialScopeService {
     }
     return { ...base, ownerType: 'publisher', publisherId: principal.publisherId, buyerId: null }
   }
+}
+
+/**
+ * A credential bound to addresses gives no credential that reaches further: every block of the
+ * new one must lie inside one of its own (none given is "anywhere", so it is refused too).
+ */
+function assertWithinAllowlist(principal: Principal, allowedIps: string[]) {
+  if (principal.allowedIps.length === 0) return
+  const inside = (block: string) => principal.allowedIps.some((own) => containsBlock(own, block))
+  if (allowedIps.length > 0 && allowedIps.every(inside)) return
+  throw ApiProblem.forbidden(
+    'allowlist_not_allowed',
+    `This credential may be used only from ${principal.allowedIps.join(', ')}: a credential it creates must be bound to those addresses or fewer (allowed_ips).`,
+    { field: 'allowed_ips' }
+  )
 }
 
 /** Compliance credentials read the audit trail for an auditor: the operator gives them, read only. */

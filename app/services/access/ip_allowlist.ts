@@ -46,3 +46,12 @@ function parseBlock(text: string): Block {
   }
   return [network, bits ?? (network.kind() === 'ipv4' ? 32 : 128)]
 }
+
+/** Whether the block `inner` lies wholly inside the block `outer` (same family, no wider). */
+export function containsBlock(outer: string, inner: string) {
+  const [network, bits] = parseBlock(outer)
+  const [address, innerBits] = parseBlock(inner)
+  return (
+    address.kind() === network.kind() && innerBits >= bits && address.match([network, bits] as any)
+  )
+}

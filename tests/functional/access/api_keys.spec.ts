@@ -204,4 +204,45 @@ test.group('API keys / scoping', () => {
     assert.equal(refused.body().code, 'ip_not_allowed')
     assert.deepEqual(elsewhere.apiKey.allowedIps, ['203.0.113.0/24', '2001:db8::/32'])
   })
+
+  test('a key bound to addresses creates no key that reaches further, and a refusal stores nothing', async ({
+    client,
+    assert,
+  }) => {
+    const bound = await createKey({ allowedIps: ['127.0.0.0/8'] })
+    const count = async () => (await ApiKey.all()).length
+    const before = await count()
+    const attempts: (string[] | undefined)[] = [
+      undefined,
+      ['10.0.0.0/8'],
+      ['0.0.0.0/0'],
+      ['127.0.0.0/7'],
+    ]
+    for (const allowedIps of attempts) {
+      const refused = await client
+        .post('/v1/api-keys')
+        .bearerToken(bound.secret)
+        .json({
+          name: 'wider',
+          permissions: ['read'],
+          environment: 'live',
+          ...(allowedIps ? { allowed_ips: allowedIps } : {}),
+        })
+      assert.equal(refused.status(), 403, JSON.stringify(allowedIps))
+      assert.equal(refused.body().code, 'allowlist_not_allowed')
+    }
+    assert.equal(await count(), before)
+
+    const narrower = await client
+      .post('/v1/api-keys')
+      .bearerToken(bound.secret)
+      .json({
+        name: 'narrower',
+        permissions: ['read'],
+        environment: 'live',
+        allowed_ips: ['127.0.0.1'],
+      })
+    narrower.assertStatus(201)
+    assert.deepEqual(narrower.body().allowed_ips, ['127.0.0.1/32'])
+  })
 })
