@@ -83,9 +83,10 @@ export async function consentProofVerifies(
 }
 
 /**
- * Whether the platform confirms a `duplicate`: an earlier lead of the same publisher and
- * environment, not itself rejected, with the same normalised e-mail or phone, inside the
- * publisher's duplicate window (30 days when its rules set none). Runs in the publisher's schema.
+ * Whether the platform confirms a `duplicate`: an earlier lead of the same environment, not
+ * itself rejected, with the same normalised e-mail or phone, inside the publisher's duplicate
+ * window (30 days when its rules set none): of the same publisher (in its schema), or of any
+ * other (by fingerprint, DESIGN §15).
  */
 export async function duplicateConfirmed(
   trx: TransactionClientContract,
@@ -115,5 +116,16 @@ export async function duplicateConfirmed(
       ...keys.map(([, value]) => value),
     ]
   )
-  return result.rows.length > 0
+  if (result.rows.length > 0) return true
+  // Or the same consumer from another publisher, first, inside the window: by fingerprint.
+  const elsewhere = await trx.rawQuery(
+    `SELECT 1 FROM public.lead_fingerprints mine
+       JOIN public.lead_fingerprints other
+         ON other.digest = mine.digest AND other.environment = mine.environment
+        AND other.lead_id <> mine.lead_id AND other.publisher_id <> mine.publisher_id
+      WHERE mine.lead_id = ? AND other.created_at >= ? AND other.created_at < ?
+      LIMIT 1`,
+    [lead.id, since, createdAt]
+  )
+  return elsewhere.rows.length > 0
 }

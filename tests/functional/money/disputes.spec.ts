@@ -3,7 +3,12 @@ import db from '@adonisjs/lucid/services/db'
 import WebhookEndpoint from '#models/webhook_endpoint'
 import { settleOnce } from '#services/money/settlement_clock'
 import { account } from '#services/money/ledger'
-import { disableUnscopedRules, factsOf } from '#tests/functional/routing/routing_support'
+import {
+  createRule,
+  disableUnscopedRules,
+  factsOf,
+  routingPublisher,
+} from '#tests/functional/routing/routing_support'
 import { ledgerOf, showsAmount } from '#tests/support/money'
 import {
   HOUR,
@@ -359,6 +364,25 @@ test.group('Money / disputes: the rules decide first', (group) => {
     assert.equal((await factsOf(copy)).settlement, 'returned')
     ;(await openDispute(client, { ...world, leadId: copy })).assertStatus(409)
     await assertBooksBalance(assert, accountsOf(world))
+  })
+
+  test('a duplicate another publisher sent first is confirmed too, by fingerprint, and upheld at once', async ({
+    client,
+    assert,
+  }) => {
+    const email = `crossdup.${Date.now()}@example.nl`
+    const world = await disputable(client, { contact: { email } })
+    // Another publisher sends the same consumer, sold to the same buyer.
+    const other = await routingPublisher()
+    await createRule({ buyerId: world.buyer.id, publisherIds: [other.publisher.id] })
+    const copy = await sell(client, other, { email })
+    const response = await openDispute(client, { ...world, leadId: copy }, { reason: 'duplicate' })
+    response.assertStatus(201)
+    assert.containsSubset(response.body(), {
+      status: 'upheld',
+      decision: { outcome: 'upheld', decided_by: 'rule:duplicate' },
+    })
+    assert.notInclude(response.text(), world.publisher.slug)
   })
 
   test('a duplicate the platform cannot confirm waits for the publisher', async ({
