@@ -81,7 +81,7 @@ test.group('Selling / a label’s selling, a buyer’s and a publisher’s sale'
     await typeNumber(page, '#sale-max-sales', '3')
     await page.locator('[data-test="sale-auction"]').click()
     await page.getByRole('option', { name: /^Second price/ }).click()
-    await page.locator('[data-test="ping-provenance.source"]').click()
+    await page.locator('[data-test="ping-attributes.*"]').click()
     await page.getByRole('option', { name: /^Bucketed/ }).click()
     await page.locator('[data-test="save-selling"]').click()
     await toast(page, `Selling of ${label.name} saved`)
@@ -89,14 +89,14 @@ test.group('Selling / a label’s selling, a buyer’s and a publisher’s sale'
     const stored = (await Label.findOrFail(label.id)).sale!
     assert.equal(stored.auction, 'second_price')
     assert.equal(stored.max_sales, 3)
-    assert.equal(stored.ping_policy?.['provenance.source'], 'bucketed')
+    assert.equal(stored.ping_policy?.['attributes.*'], 'bucketed')
     // A name, e-mail or phone stays out of the policy: the sale never pings them anyway.
     assert.notProperty(stored.ping_policy ?? {}, 'contact.email')
 
     await page.reload()
     await page.locator('[data-test="selling-form"]').waitFor()
     await expectText(page, '[data-test="sale-auction"]', 'Second price', { contains: true })
-    await expectText(page, '[data-test="ping-provenance.source"]', 'Bucketed', { contains: true })
+    await expectText(page, '[data-test="ping-attributes.*"]', 'Bucketed', { contains: true })
     await screenshots(page, 'label_selling')
     await page.goto(`/operator/labels/${label.id}/edit`)
     await expectText(page, '[data-test="selling-summary"]', 'Up to 3 buyers', { contains: true })
