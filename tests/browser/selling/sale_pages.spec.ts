@@ -27,6 +27,13 @@ async function screenshots(page: Page, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 })
 }
 
+/** Picks an option of a Select, and waits until its list has closed again. */
+async function choose(page: Page, select: string, option: RegExp) {
+  await page.locator(select).click()
+  await page.getByRole('option', { name: option }).click()
+  await page.getByRole('listbox').waitFor({ state: 'detached' })
+}
+
 /** A lead of a label with two ping-post buyers bidding €9 and €17: the €17 one wins. */
 async function auctionedLead(client: any, cleanup: (fn: () => Promise<void>) => void) {
   const world = await sellingWorld({ tmax_ms: 1500 })
@@ -79,10 +86,11 @@ test.group('Selling / a label’s selling, a buyer’s and a publisher’s sale'
     await screenshots(page, 'label_selling_error')
 
     await typeNumber(page, '#sale-max-sales', '3')
-    await page.locator('[data-test="sale-auction"]').click()
-    await page.getByRole('option', { name: /^Second price/ }).click()
-    await page.locator('[data-test="ping-attributes.*"]').click()
-    await page.getByRole('option', { name: /^Bucketed/ }).click()
+    await choose(page, '[data-test="sale-auction"]', /^Second price/)
+    await choose(page, '[data-test="ping-attributes.*"]', /^Bucketed/)
+    await page.locator('[data-test="ping-new-attribute"]').fill('age')
+    await page.locator('[data-test="ping-add-attribute"]').click()
+    await choose(page, '[data-test="ping-attributes.age"]', /^Bucketed/)
     await page.locator('[data-test="save-selling"]').click()
     await toast(page, `Selling of ${label.name} saved`)
 
@@ -90,6 +98,7 @@ test.group('Selling / a label’s selling, a buyer’s and a publisher’s sale'
     assert.equal(stored.auction, 'second_price')
     assert.equal(stored.max_sales, 3)
     assert.equal(stored.ping_policy?.['attributes.*'], 'bucketed')
+    assert.equal(stored.ping_policy?.['attributes.age'], 'bucketed')
     // A name, e-mail or phone stays out of the policy: the sale never pings them anyway.
     assert.notProperty(stored.ping_policy ?? {}, 'contact.email')
 
@@ -97,6 +106,7 @@ test.group('Selling / a label’s selling, a buyer’s and a publisher’s sale'
     await page.locator('[data-test="selling-form"]').waitFor()
     await expectText(page, '[data-test="sale-auction"]', 'Second price', { contains: true })
     await expectText(page, '[data-test="ping-attributes.*"]', 'Bucketed', { contains: true })
+    await expectText(page, '[data-test="ping-attributes.age"]', 'Bucketed', { contains: true })
     await screenshots(page, 'label_selling')
     await page.goto(`/operator/labels/${label.id}/edit`)
     await expectText(page, '[data-test="selling-summary"]', 'Up to 3 buyers', { contains: true })
