@@ -55,6 +55,7 @@ export const controllers = {
     DisputeDecisions: () => import('#controllers/portal/dispute_decisions_controller'),
     Disputes: () => import('#controllers/portal/disputes_controller'),
     Forms: () => import('#controllers/portal/forms_controller'),
+    LabelSales: () => import('#controllers/portal/label_sales_controller'),
     Labels: () => import('#controllers/portal/labels_controller'),
     LeadReviews: () => import('#controllers/portal/lead_reviews_controller'),
     Leads: () => import('#controllers/portal/leads_controller'),

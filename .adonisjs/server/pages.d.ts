@@ -52,6 +52,7 @@ declare module '@adonisjs/inertia/types' {
     'operator/labels/index': ExtractProps<(typeof import('../../inertia/pages/operator/labels/index.vue'))['default']>
     'operator/labels/plugins': ExtractProps<(typeof import('../../inertia/pages/operator/labels/plugins.vue'))['default']>
     'operator/labels/retention': ExtractProps<(typeof import('../../inertia/pages/operator/labels/retention.vue'))['default']>
+    'operator/labels/selling': ExtractProps<(typeof import('../../inertia/pages/operator/labels/selling.vue'))['default']>
     'operator/labels/settlement_rules': ExtractProps<(typeof import('../../inertia/pages/operator/labels/settlement_rules.vue'))['default']>
     'operator/leads/index': ExtractProps<(typeof import('../../inertia/pages/operator/leads/index.vue'))['default']>
     'operator/overview': ExtractProps<(typeof import('../../inertia/pages/operator/overview.vue'))['default']>

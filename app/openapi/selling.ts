@@ -1,4 +1,9 @@
-import { MAX_SHARED_SALES, SALE_DEFAULTS } from '#services/routing/sale_settings'
+import {
+  DEFAULT_PING_POLICY,
+  MAX_SHARED_SALES,
+  PING_TREATMENTS,
+  SALE_DEFAULTS,
+} from '#services/routing/sale_settings'
 import {
   createDestinationValidator,
   listDestinationsValidator,
@@ -155,6 +160,13 @@ const schemas = {
       enum: ['first_price', 'second_price'],
       default: SALE_DEFAULTS.auction,
       description: 'What the winner of an auction pays: its bid, or the second bid plus one cent.',
+    },
+    ping_policy: {
+      type: 'object',
+      additionalProperties: { type: 'string', enum: [...PING_TREATMENTS] },
+      default: DEFAULT_PING_POLICY,
+      description:
+        'What a ping carries of each field (`contact.postal_code`, `contact.country`, `provenance.source`, `provenance.campaign`, `provenance.landing_page`, `attributes.*`, `attributes.<name>`): `plain`, `bucketed` (a postal code as its area, a number as its band of ten) or `never`. A patch merges field by field. `contact.name`, `contact.email` and `contact.phone` are never pinged: only `never` may be said of them. A field no entry names never leaves.',
     },
   }),
   SaleRecord: {

@@ -26,8 +26,25 @@ export default class SaleViewTransformer extends BaseTransformer<OperatorSale> {
       sales: whole?.sales ?? [],
       attempts: whole?.attempts ?? [],
       auction: auction && 'bids' in auction ? auction : null,
+      // A buyer's part of the auction: its own bid and whether it won, never the others'.
+      own_bid: ownBid(whole?.auction),
       buyer_names: Object.fromEntries(buyers),
       destination_names: Object.fromEntries(destinations),
     }
   }
+
+  /** The publisher's part: whether its lead sold and what it earned, never buyer or price. */
+  toPublisher() {
+    const { view } = this.resource
+    return {
+      status: view.status,
+      payout_cents: 'payout_cents' in view ? (view.payout_cents as number | null) : null,
+    }
+  }
+}
+
+function ownBid(auction: unknown): { bid_cents: number | null; won: boolean } | null {
+  if (!auction || typeof auction !== 'object' || !('won' in auction)) return null
+  const own = auction as { bid_cents: number | null; won: boolean }
+  return { bid_cents: own.bid_cents, won: own.won }
 }

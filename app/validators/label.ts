@@ -9,7 +9,7 @@ import {
   strictObject,
   webUrl,
 } from '#validators/helpers'
-import { MAX_SHARED_SALES } from '#services/routing/sale_settings'
+import { MAX_SHARED_SALES, NEVER_PINGED, PING_TREATMENTS } from '#services/routing/sale_settings'
 import { PAGE_LOCALES, asciiHostname } from '#services/catalogue/label_service'
 import { isTimeZone } from '#services/reports/report_period'
 
@@ -37,6 +37,36 @@ const hostnameRule = vine.createRule((value: unknown, _: undefined, field: Field
     return
   }
   field.mutate(host, field)
+})
+
+/** The fields a ping policy may name: a lead's contact area, its provenance, its attributes. */
+const PING_FIELD =
+  /^(contact\.(postal_code|country|name|email|phone)|provenance\.(source|campaign|landing_page)|attributes\.(\*|[a-z][a-z0-9_]{0,63}))$/
+
+/**
+ * A ping policy: a field path per treatment. A name, e-mail or phone is never pinged, so only
+ * `never` may be said of them; saying more would promise what the sale does not do.
+ */
+const pingPolicyRule = vine.createRule((value: unknown, _: undefined, field: FieldContext) => {
+  if (!value || typeof value !== 'object') return
+  for (const [path, treatment] of Object.entries(value)) {
+    if (!PING_FIELD.test(path)) {
+      field.report(
+        `${path} is no field a ping can carry: use contact.postal_code, contact.country, provenance.source, provenance.campaign, provenance.landing_page, attributes.* or attributes.<name>.`,
+        'ping_field',
+        field
+      )
+      return
+    }
+    if ((NEVER_PINGED as readonly string[]).includes(path) && treatment !== 'never') {
+      field.report(
+        `A ping never carries ${path}: only never may be set for it.`,
+        'never_pinged',
+        field
+      )
+      return
+    }
+  }
 })
 
 /** An IANA zone (`Europe/Berlin`), as its reports read days and months in it. */
@@ -82,6 +112,8 @@ export const updateLabelValidator = vine.create(
       deadline_seconds: integer().range([1, 300]).optional(),
       tmax_ms: integer().range([100, 10_000]).optional(),
       auction: vine.enum(['first_price', 'second_price'] as const).optional(),
+      /** Per field `plain`, `bucketed` or `never`; merges into the stored policy. */
+      ping_policy: vine.record(vine.enum(PING_TREATMENTS)).use(pingPolicyRule()).optional(),
     }).optional(),
   })
 )

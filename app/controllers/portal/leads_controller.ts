@@ -63,8 +63,9 @@ export default class LeadsController {
     const principal = inChosenEnvironment(person, request.qs().environment)
     const story = await this.explorer.story(principal, params.id)
     const calls = await this.calls.forLead(principal, params.id)
-    // The sale as GET /v1/leads/{id}/sale answers the operator: every attempt, the auction.
-    const sale = principal.isOperator ? await this.operatorSale(principal, params.id) : null
+    // The sale as GET /v1/leads/{id}/sale answers each: the operator every attempt and the
+    // auction, a buyer its own attempts and bid, a publisher its status and payout alone.
+    const sale = await this.saleOf(principal, params.id)
     return inertia.render('leads/show', {
       audience: audienceOf(principal),
       lead: LeadTransformer.transform(story.lead),
@@ -78,7 +79,12 @@ export default class LeadsController {
         story.endpointUrls
       ).useVariant('withEndpointUrl'),
       calls: CallTransformer.transform(calls),
-      sale: sale && SaleViewTransformer.transform(sale),
+      sale:
+        sale && audienceOf(principal) !== 'publisher' ? SaleViewTransformer.transform(sale) : null,
+      publisher_sale:
+        sale && audienceOf(principal) === 'publisher'
+          ? SaleViewTransformer.transform(sale).useVariant('toPublisher')
+          : null,
       may_review: await bouncer.with('LeadPolicy').allows('review'),
       // The same check as GET /v1/audit-logs/verify?lead_id=, run only when asked for.
       verification: inertia.optional(async () => {
@@ -88,7 +94,7 @@ export default class LeadsController {
     })
   }
 
-  private async operatorSale(principal: Principal, leadId: string) {
+  private async saleOf(principal: Principal, leadId: string) {
     const view = await this.sales.forLead(principal, leadId)
     const parts = 'attempts' in view ? view : { attempts: [], sales: [] }
     const auction =

@@ -131,7 +131,7 @@ export default class LabelService {
         if (host !== undefined) label.customHost = host
         if (input.locale !== undefined) label.locale = input.locale
         if (input.time_zone !== undefined) label.timeZone = input.time_zone
-        if (input.sale !== undefined) label.sale = { ...label.sale, ...input.sale }
+        if (input.sale !== undefined) label.sale = mergedSale(label.sale, input.sale)
         await label.save()
         await this.accessLog.record(
           principal.actor,
@@ -187,4 +187,11 @@ function slugTaken(slug: string) {
   return ApiProblem.conflict('slug_taken', `A label with slug "${slug}" already exists.`, {
     field: 'slug',
   })
+}
+
+/** A sale patch merges into what is stored, its ping policy field by field. */
+function mergedSale(stored: SaleSettingsInput | null, patch: SaleSettingsInput): SaleSettingsInput {
+  const merged = { ...stored, ...patch }
+  if (patch.ping_policy) merged.ping_policy = { ...stored?.ping_policy, ...patch.ping_policy }
+  return merged
 }

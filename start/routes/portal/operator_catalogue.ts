@@ -56,6 +56,14 @@ router
       .patch('labels/:id', [controllers.portal.Labels, 'update'])
       .where('id', uuid)
       .as('labels.update')
+    router
+      .get('labels/:id/selling', [controllers.portal.LabelSales, 'edit'])
+      .where('id', uuid)
+      .as('label_sales.edit')
+    router
+      .patch('labels/:id/selling', [controllers.portal.LabelSales, 'update'])
+      .where('id', uuid)
+      .as('label_sales.update')
   })
   .prefix('/operator')
   .as('operator.catalogue')
