@@ -158,6 +158,7 @@ export type ScannedRoutes = {
     'operator.catalogue.buyers.store': { paramsTuple?: []; params?: {} }
     'operator.catalogue.buyers.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.buyers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.buyers.top_ups.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.routing_rules.index': { paramsTuple?: []; params?: {} }
     'operator.catalogue.routing_rules.create': { paramsTuple?: []; params?: {} }
     'operator.catalogue.routing_rules.store': { paramsTuple?: []; params?: {} }
@@ -169,6 +170,8 @@ export type ScannedRoutes = {
     'operator.catalogue.labels.store': { paramsTuple?: []; params?: {} }
     'operator.catalogue.labels.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.labels.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.label_sales.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.label_sales.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.users.index': { paramsTuple?: []; params?: {} }
     'operator.users.store': { paramsTuple?: []; params?: {} }
     'operator.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
@@ -284,6 +287,7 @@ export type ScannedRoutes = {
     'buyer.disputes.index': { paramsTuple?: []; params?: {} }
     'buyer.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.disputes.withdraw': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.funds.show': { paramsTuple?: []; params?: {} }
     'buyer.statement.show': { paramsTuple?: []; params?: {} }
     'buyer.statement.download': { paramsTuple?: []; params?: {} }
     'operator.money.settlement.index': { paramsTuple?: []; params?: {} }
@@ -405,6 +409,7 @@ export type ScannedRoutes = {
     'operator.catalogue.labels.index': { paramsTuple?: []; params?: {} }
     'operator.catalogue.labels.create': { paramsTuple?: []; params?: {} }
     'operator.catalogue.labels.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.label_sales.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.users.index': { paramsTuple?: []; params?: {} }
     'operator.access_log.index': { paramsTuple?: []; params?: {} }
     'operator.integrations.keys.index': { paramsTuple?: []; params?: {} }
@@ -461,6 +466,7 @@ export type ScannedRoutes = {
     'buyer.leads.return_window': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.disputes.index': { paramsTuple?: []; params?: {} }
     'buyer.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.funds.show': { paramsTuple?: []; params?: {} }
     'buyer.statement.show': { paramsTuple?: []; params?: {} }
     'buyer.statement.download': { paramsTuple?: []; params?: {} }
     'operator.money.settlement.index': { paramsTuple?: []; params?: {} }
@@ -567,6 +573,7 @@ export type ScannedRoutes = {
     'operator.catalogue.labels.index': { paramsTuple?: []; params?: {} }
     'operator.catalogue.labels.create': { paramsTuple?: []; params?: {} }
     'operator.catalogue.labels.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.label_sales.edit': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.users.index': { paramsTuple?: []; params?: {} }
     'operator.access_log.index': { paramsTuple?: []; params?: {} }
     'operator.integrations.keys.index': { paramsTuple?: []; params?: {} }
@@ -623,6 +630,7 @@ export type ScannedRoutes = {
     'buyer.leads.return_window': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'buyer.disputes.index': { paramsTuple?: []; params?: {} }
     'buyer.disputes.show': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'buyer.funds.show': { paramsTuple?: []; params?: {} }
     'buyer.statement.show': { paramsTuple?: []; params?: {} }
     'buyer.statement.download': { paramsTuple?: []; params?: {} }
     'operator.money.settlement.index': { paramsTuple?: []; params?: {} }
@@ -705,6 +713,7 @@ export type ScannedRoutes = {
     'operator.publishers.resend_invitation': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.quality_rules.preview': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.buyers.store': { paramsTuple?: []; params?: {} }
+    'operator.catalogue.buyers.top_ups.store': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.routing_rules.store': { paramsTuple?: []; params?: {} }
     'operator.catalogue.labels.store': { paramsTuple?: []; params?: {} }
     'operator.users.store': { paramsTuple?: []; params?: {} }
@@ -777,6 +786,7 @@ export type ScannedRoutes = {
     'operator.catalogue.buyers.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.routing_rules.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.catalogue.labels.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
+    'operator.catalogue.label_sales.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.users.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'operator.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }
     'publisher.integrations.webhooks.update': { paramsTuple: [ParamValue]; params: {'id': ParamValue} }

@@ -30,12 +30,15 @@ test.group('Buyers / create and read', () => {
     assert.deepEqual(Object.keys(body).sort(), [
       'contact_email',
       'created_at',
+      'duplicate_window_days',
       'id',
       'name',
       'return_window_hours',
       'status',
     ])
     assert.include(body, { name, contact_email: 'sales@buyer.example', status: 'active' })
+    // No duplicate window until the operator sets one (docs/scrubbing.md).
+    assert.isNull(body.duplicate_window_days)
     // Seven days to return a lead unless the operator says otherwise (docs/money.md).
     assert.equal(body.return_window_hours, 168)
 

@@ -379,7 +379,8 @@ test.group('Reports / live figures only for dashboards someone has open', () => 
     const lapsed = Date.now() - 1
     await redis.zadd(WATCHED_PUBLISHERS_KEY, lapsed, mine.publisher.id, lapsed, theirs.publisher.id)
 
-    assert.equal(await recheckLiveAccess(), 1)
+    // It ends the revoked page, unless the worker's own clock in this process got there first.
+    assert.oneOf(await recheckLiveAccess(), [0, 1])
     const renewed = Number(await redis.zscore(WATCHED_PUBLISHERS_KEY, mine.publisher.id))
     assert.isAbove(renewed, Date.now() + 25_000)
     // The ended page's mark is not renewed (and a renewal clears lapsed marks).
