@@ -217,12 +217,32 @@ function timestampSchema(schema: JSONSchema7, options: { dateAllowed: boolean })
   schema.pattern = shapes.map((shape) => shape.source).join('|')
 }
 
+/**
+ * Whether the written date and time exist: `Date.parse` reads 2026-02-30 as 2 March and 24:00
+ * as the next midnight, where a person meant something else (or made a typo).
+ */
+function onTheCalendar(value: string) {
+  const [, year, month, day, hour, minute, second] =
+    /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?/.exec(value) ?? []
+  if (!year) return false
+  const daysInMonth = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate()
+  return (
+    Number(month) >= 1 &&
+    Number(month) <= 12 &&
+    Number(day) >= 1 &&
+    Number(day) <= daysInMonth &&
+    Number(hour ?? 0) <= 23 &&
+    Number(minute ?? 0) <= 59 &&
+    Number(second ?? 0) <= 59
+  )
+}
+
 const isoTimestamp = vine.createRule(
   (value: unknown, options: { dateAllowed: boolean }, field: FieldContext) => {
     if (typeof value !== 'string') return
     const shaped = ISO_INSTANT.test(value) || (options.dateAllowed && ISO_DATE.test(value))
     const moment = Date.parse(value)
-    if (!shaped || Number.isNaN(moment)) {
+    if (!shaped || Number.isNaN(moment) || !onTheCalendar(value)) {
       field.report(
         'Use an ISO 8601 timestamp with its offset, e.g. 2026-11-22T09:00:00Z.',
         'timestamp',

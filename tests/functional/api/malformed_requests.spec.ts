@@ -100,5 +100,19 @@ test.group('Bad input / no request produces a 500 or an empty error', () => {
       answer.assertStatus(422)
       assert.equal(answer.body().errors[0].code, 'timestamp_range')
     }
+
+    // A day or an hour that does not exist is refused, not read as another.
+    for (const qs of [
+      { format: 'csv', from: '2026-02-30' },
+      { format: 'csv', to: '2026-02-28T24:00:00Z' },
+      { format: 'json', from: '2026-13-01T00:00:00Z' },
+    ]) {
+      const answer = await client.get('/v1/audit-logs').qs(qs).bearerToken(key)
+      answer.assertStatus(422)
+      assert.equal(answer.body().errors[0].code, 'timestamp', JSON.stringify(qs))
+    }
+    ;(
+      await client.get('/v1/audit-logs').qs({ format: 'csv', from: '2024-02-29' }).bearerToken(key)
+    ).assertStatus(200)
   })
 })
